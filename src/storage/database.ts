@@ -1,0 +1,198 @@
+/**
+ * The database as Kysely sees it: one interface per table, the same on SQLite and Postgres.
+ * Timestamps we set are ISO 8601 UTC strings (sortable as text on both dialects); dates the service
+ * sent are kept as sent. JSON columns hold text.
+ */
+/** What a stored envelope is, by {@link detectJobKind}. */
+export type JobKind = 'company_reveal' | 'job_change' | 'search_contact' | 'unknown';
+/** How a job reached us. */
+export type JobSource = 'webhook' | 'finder' | 'launch';
+/** State of a ledger entry. */
+export type ExpectedJobState = 'pending' | 'received' | 'not_found' | 'failed';
+/** Where a ledger entry came from. */
+export type ExpectedJobOrigin = 'track' | 'admin' | 'launch' | 'hint';
+
+export interface JobsTable {
+  job_id: string;
+  kind: JobKind;
+  /** As sent: RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED, or another value a later version adds. */
+  status: string;
+  context_id: string | null;
+  start_date: string | null;
+  stop_date: string | null;
+  /** The envelope exactly as it arrived (verbatim JSON text). */
+  envelope: string;
+  /** Unpadded base64url SHA-256 of the envelope bytes. */
+  payload_hash: string;
+  source: JobSource;
+  /** 1 when the envelope fits the schema of its kind; 0 when stored anyway and flagged. */
+  schema_valid: number;
+  /** Why it did not fit (JSON array of strings), when schema_valid is 0. */
+  schema_issues: string | null;
+  received_at: string;
+  updated_at: string;
+}
+
+export interface DeliveriesTable {
+  /** The JWT's jti: a replayed token hits this unique key. */
+  jti: string;
+  job_id: string;
+  /** The token's exp; rows past it are purged (the token can no longer verify). */
+  expires_at: string;
+  received_at: string;
+}
+
+export interface QuarantineTable {
+  id: string;
+  /** A SignatureReason or another refusal code. */
+  reason: string;
+  detail: string | null;
+  claimed_job_id: string | null;
+  kind: JobKind | null;
+  content_type: string | null;
+  /** The raw body as received (may not be valid UTF-8). */
+  body: Buffer;
+  received_at: string;
+}
+
+/** One person out of a Search Contact page or a Job Change result. */
+export interface PersonsTable {
+  job_id: string;
+  /** Index in output.persons (0 for a Job Change person). */
+  position: number;
+  source_kind: 'search_contact' | 'job_change';
+  person_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  linkedin_id: string | null;
+  linkedin_url: string | null;
+  about: string | null;
+  location: string | null;
+  country: string | null;
+  company_id: string | null;
+  company_linkedin_id: string | null;
+  company_name: string | null;
+  company_domain: string | null;
+  title: string | null;
+  seniority: string | null;
+  department: string | null;
+  /** JSON array of experience objects, as sent. */
+  experiences: string;
+  received_at: string;
+}
+
+/** One Company Reveal result. */
+export interface CompaniesTable {
+  job_id: string;
+  ip: string | null;
+  ip_type: string | null;
+  confidence_score: string | null;
+  ip_geo_city: string | null;
+  ip_geo_state: string | null;
+  ip_geo_country: string | null;
+  company_id: string | null;
+  domain: string | null;
+  name: string | null;
+  website: string | null;
+  linkedin_id: string | null;
+  description: string | null;
+  logo_url: string | null;
+  size: string | null;
+  employees_count: number | null;
+  industry: string | null;
+  company_type: string | null;
+  founded: number | null;
+  address: string | null;
+  country: string | null;
+  linkedin_url: string | null;
+  linkedin_followers: number | null;
+  crunchbase_url: string | null;
+  recent_job_posting_count: number | null;
+  total_funding_rounds: number | null;
+  /** int64 as its decimal digits, never rounded. */
+  total_funding_usd: string | null;
+  /** JSON array of strings. */
+  technologies: string;
+  /** JSON array of FundingRound, as sent. */
+  funding_rounds: string;
+  received_at: string;
+}
+
+/** One Job Change result: the input contact beside what the service found. */
+export interface JobChangesTable {
+  job_id: string;
+  job_change_status: string | null;
+  contact_linkedin: string | null;
+  contact_full_name: string | null;
+  company_domain: string | null;
+  company_linkedin: string | null;
+  professional_email: string | null;
+  personal_email: string | null;
+  person_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  linkedin_url: string | null;
+  new_title: string | null;
+  new_company_name: string | null;
+  new_company_domain: string | null;
+  new_company_linkedin_id: string | null;
+  previous_title: string | null;
+  previous_company_name: string | null;
+  previous_company_domain: string | null;
+  /** JSON object, as sent in input.task.custom_fields. */
+  custom_fields: string;
+  received_at: string;
+}
+
+/** The ledger of jobs we expect. */
+export interface ExpectedJobsTable {
+  job_id: string;
+  kind: JobKind;
+  state: ExpectedJobState;
+  origin: ExpectedJobOrigin;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReconcileRunsTable {
+  id: string;
+  holder: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running | completed | failed | aborted */
+  status: string;
+  /** JSON report of the run, once finished. */
+  report: string | null;
+}
+
+/** Named leases (one reconcile run at a time across processes and replicas). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  acquired_at: string;
+  expires_at: string;
+}
+
+/** Where `export --since-last` resumes, per template. */
+export interface ExportCursorsTable {
+  template: string;
+  cursor: string;
+  rows: number;
+  updated_at: string;
+}
+
+export interface Database {
+  jobs: JobsTable;
+  deliveries: DeliveriesTable;
+  quarantine: QuarantineTable;
+  persons: PersonsTable;
+  companies: CompaniesTable;
+  job_changes: JobChangesTable;
+  expected_jobs: ExpectedJobsTable;
+  reconcile_runs: ReconcileRunsTable;
+  leases: LeasesTable;
+  export_cursors: ExportCursorsTable;
+}
