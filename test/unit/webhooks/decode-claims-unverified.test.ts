@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { decodeClaimsUnverified } from '../../../src/webhooks/decode-claims-unverified.js';
+import { createSigningKey, encodeSegment, JOB_ID, makeDelivery, NOW_SECONDS } from './support/tokens.js';
+
+const key = createSigningKey('key-hint');
+
+describe('decodeClaimsUnverified', () => {
+  it('reads the claims of a token without checking it, even an expired one signed by anybody', () => {
+    const delivery = makeDelivery({
+      key,
+      signWith: createSigningKey('other').privateKey,
+      claims: { iat: NOW_SECONDS - 5000, exp: NOW_SECONDS - 4100 },
+    });
+    expect(decodeClaimsUnverified(delivery.signature)).toEqual({
+      iat: NOW_SECONDS - 5000,
+      exp: NOW_SECONDS - 4100,
+      jti: delivery.claims.jti,
+      job_id: JOB_ID,
+      body_hash: delivery.claims.body_hash,
+      body_hash_alg: 'sha-256',
+    });
+  });
+
+  it('keeps only claims of the right type', () => {
+    const token = `${encodeSegment({ alg: 'none' })}.${encodeSegment({ job_id: JOB_ID, jti: 7, iat: 'now', exp: null })}.`;
+    expect(decodeClaimsUnverified(token)).toEqual({ job_id: JOB_ID });
+  });
+
+  it.each([
+    ['undefined', undefined],
+    ['empty', ''],
+    ['two segments', 'abc.def'],
+    ['a payload that is not JSON', `${encodeSegment({})}.${Buffer.from('nope').toString('base64url')}.`],
+    ['a payload that is an array', `${encodeSegment({})}.${encodeSegment([JOB_ID])}.`],
+    ['bad base64', 'a.b*c.d'],
+  ])('gives undefined for %s', (_name, signature) => {
+    expect(decodeClaimsUnverified(signature)).toBeUndefined();
+  });
+});
