@@ -1,0 +1,437 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkEnvelopeForKind,
+  companyRevealEnvelopeSchema,
+  ISO_DATE_TIME_PATTERN,
+  jobEnvelopeSchema,
+  MAX_ENVELOPE_ISSUES,
+  parseJobEnvelope,
+  searchContactEnvelopeSchema,
+} from '../../../src/contract/envelope.js';
+import { contractErrorMap } from '../../../src/contract/validation.js';
+import { ValidationError } from '../../../src/errors.js';
+import {
+  DELETE,
+  ENVELOPE_FIXTURE_NAMES,
+  ENVELOPE_FIXTURES,
+  type EnvelopeFixtureName,
+  loadEnvelopeFixture,
+  withChange,
+} from './envelope-fixtures.js';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function issuesOf(value: unknown, name: EnvelopeFixtureName): string[] {
+  const check = checkEnvelopeForKind(value, ENVELOPE_FIXTURES[name]);
+  return check.ok ? [] : check.issues;
+}
+
+describe('envelope fixtures', () => {
+  it.each(ENVELOPE_FIXTURE_NAMES)('%s fits the generic schema and the schema of its kind', (name) => {
+    const envelope = loadEnvelopeFixture(name);
+    expect(checkEnvelopeForKind(envelope, ENVELOPE_FIXTURES[name])).toEqual({ ok: true });
+    expect(checkEnvelopeForKind(envelope, 'unknown')).toEqual({ ok: true });
+    expect(parseJobEnvelope(envelope).status).toBe('SUCCEEDED');
+  });
+
+  it.each(ENVELOPE_FIXTURE_NAMES)('%s does not fit the schemas of the other kinds', (name) => {
+    const envelope = loadEnvelopeFixture(name);
+    for (const kind of ['company_reveal', 'job_change', 'search_contact'] as const) {
+      if (kind !== ENVELOPE_FIXTURES[name]) expect(checkEnvelopeForKind(envelope, kind).ok).toBe(false);
+    }
+  });
+
+  it('keeps the int64 total_funding_usd exact and the dates as sent', () => {
+    const parsed = companyRevealEnvelopeSchema.parse(loadEnvelopeFixture('company-reveal'));
+    if (parsed.status !== 'SUCCEEDED' || !('funding_details' in parsed.output.company))
+      throw new Error('shape');
+    expect(parsed.output.company.funding_details.total_funding_usd).toBe(9007199254740993n);
+    expect(parsed.start_date).toBe('2026-03-04T10:11:12.123456+00:00');
+  });
+});
+
+type Mutation = [fixture: EnvelopeFixtureName, path: (string | number)[], value: unknown, issuePath: string];
+const CR: (string | number)[] = ['output', 'company'];
+const TASK: (string | number)[] = ['input', 'task'];
+const P0: (string | number)[] = ['output', 'persons', 0];
+const JP: (string | number)[] = ['output', 'person'];
+
+const MUTATIONS: Mutation[] = [
+  ['company-reveal', ['status'], 'DONE', 'status'],
+  ['company-reveal', ['status'], 'succeeded', 'status'],
+  ['company-reveal', ['start_date'], '2026-03-04T10:11:12.123456', 'start_date'],
+  ['company-reveal', ['start_date'], '2026-03-04T10:11:12.1234567+00:00', 'start_date'],
+  ['company-reveal', ['start_date'], '2026-02-30T10:11:12+00:00', 'start_date'],
+  ['company-reveal', ['start_date'], '2026-03-04 10:11:12+00:00', 'start_date'],
+  ['company-reveal', ['start_date'], DELETE, 'start_date'],
+  ['company-reveal', ['stop_date'], DELETE, 'stop_date'],
+  ['company-reveal', ['stop_date'], 1772619073, 'stop_date'],
+  ['company-reveal', ['output'], DELETE, 'output'],
+  ['company-reveal', ['input'], DELETE, 'input'],
+  ['company-reveal', [...TASK, 'job_id'], 'job-1', 'input.task.job_id'],
+  ['company-reveal', [...TASK, 'job_id'], DELETE, 'input.task.job_id'],
+  ['company-reveal', [...TASK, 'context_id'], '6f1c2b3a4d5e4f608a719b8c7d6e5f40', 'input.task.context_id'],
+  ['company-reveal', [...TASK, 'ip'], '256.0.113.42', 'input.task.ip'],
+  ['company-reveal', [...TASK, 'ip'], '203.0.113.042', 'input.task.ip'],
+  ['company-reveal', [...TASK, 'webhook_url'], 'ftp://hooks.example.com/x', 'input.task.webhook_url'],
+  ['company-reveal', [...TASK, 'custom_fields'], null, 'input.task.custom_fields'],
+  ['company-reveal', [...TASK, 'custom_fields'], DELETE, 'input.task.custom_fields'],
+  [
+    'company-reveal',
+    [...TASK, 'custom_fields', 'visit_id'],
+    { nested: true },
+    'input.task.custom_fields.visit_id',
+  ],
+  ['company-reveal', ['output', 'ip'], '203.0.113', 'output.ip'],
+  ['company-reveal', ['output', 'type'], 'startup', 'output.type'],
+  ['company-reveal', ['output', 'confidence_score'], 'certain', 'output.confidence_score'],
+  ['company-reveal', ['output', 'ip_geo', 'city'], 5, 'output.ip_geo.city'],
+  ['company-reveal', ['output', 'ip_geo'], DELETE, 'output.ip_geo'],
+  ['company-reveal', [...CR, 'id'], 'acme', 'output.company.id'],
+  ['company-reveal', [...CR, 'domain'], 'a.b', 'output.company.domain'],
+  ['company-reveal', [...CR, 'domain'], `${'a'.repeat(497)}.com`, 'output.company.domain'],
+  ['company-reveal', [...CR, 'name'], 'AB', 'output.company.name'],
+  ['company-reveal', [...CR, 'website'], 'a.b', 'output.company.website'],
+  ['company-reveal', [...CR, 'country'], '', 'output.company.country'],
+  ['company-reveal', [...CR, 'country'], 'C'.repeat(201), 'output.company.country'],
+  ['company-reveal', [...CR, 'logo_url'], 'not a uri', 'output.company.logo_url'],
+  ['company-reveal', [...CR, 'crunchbase_url'], 'crunchbase/acme', 'output.company.crunchbase_url'],
+  ['company-reveal', [...CR, 'employees_count'], 2 ** 31, 'output.company.employees_count'],
+  ['company-reveal', [...CR, 'founded'], 2011.5, 'output.company.founded'],
+  ['company-reveal', [...CR, 'linkedin_followers'], '58210', 'output.company.linkedin_followers'],
+  ['company-reveal', [...CR, 'size'], null, 'output.company.size'],
+  ['company-reveal', [...CR, 'address'], DELETE, 'output.company.address'],
+  ['company-reveal', [...CR, 'technologies'], 'Kubernetes', 'output.company.technologies'],
+  ['company-reveal', [...CR, 'funding_details'], null, 'output.company.funding_details'],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'total_funding_usd'],
+    2n ** 63n,
+    'output.company.funding_details.total_funding_usd',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'total_funding_usd'],
+    2 ** 53,
+    'output.company.funding_details.total_funding_usd',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'total_funding_rounds'],
+    3.5,
+    'output.company.funding_details.total_funding_rounds',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'funding_rounds', 0, 'round_date'],
+    '2015-6-30',
+    'output.company.funding_details.funding_rounds[0].round_date',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'funding_rounds', 0, 'round_date'],
+    '2015-02-29',
+    'output.company.funding_details.funding_rounds[0].round_date',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'funding_rounds', 1, 'amount_raised_usd'],
+    '45000000',
+    'output.company.funding_details.funding_rounds[1].amount_raised_usd',
+  ],
+  [
+    'company-reveal',
+    [...CR, 'funding_details', 'funding_rounds', 2, 'investor_names'],
+    [1],
+    'output.company.funding_details.funding_rounds[2].investor_names[0]',
+  ],
+  ['company-reveal', ['output', 'usage', 'persons_count'], DELETE, 'output.usage.persons_count'],
+  ['company-reveal', ['output', 'usage', 'total_usd'], 'free', 'output.usage.total_usd'],
+  ['company-reveal', ['output', 'usage', 'companies_count'], 1.5, 'output.usage.companies_count'],
+  ['company-reveal-empty-company', ['output', 'company'], [], 'output.company'],
+  ['company-reveal-empty-company', ['output', 'company'], { name: 'Acme' }, 'output.company'],
+  ['company-reveal-empty-company', ['output', 'company'], null, 'output.company'],
+  ['job-change-moved', ['output', 'job_change_status'], 'changed', 'output.job_change_status'],
+  ['job-change-moved', ['output', 'person'], {}, 'output.person'],
+  ['job-change-moved', [...JP, 'id'], 'maria', 'output.person.id'],
+  ['job-change-moved', [...JP, 'seniority'], 'Boss', 'output.person.seniority'],
+  ['job-change-moved', [...JP, 'department'], 'R&D', 'output.person.department'],
+  ['job-change-moved', [...JP, 'experiences'], DELETE, 'output.person.experiences'],
+  [
+    'job-change-moved',
+    [...JP, 'experiences', 0, 'is_current'],
+    DELETE,
+    'output.person.experiences[0].is_current',
+  ],
+  [
+    'job-change-moved',
+    [...JP, 'experiences', 0, 'is_current'],
+    'yes',
+    'output.person.experiences[0].is_current',
+  ],
+  [
+    'job-change-moved',
+    [...JP, 'experiences', 0, 'start_date'],
+    '2026-13-01',
+    'output.person.experiences[0].start_date',
+  ],
+  [
+    'job-change-moved',
+    [...JP, 'experiences', 0, 'start_month'],
+    13,
+    'output.person.experiences[0].start_month',
+  ],
+  [
+    'job-change-moved',
+    [...JP, 'experiences', 0, 'start_year'],
+    null,
+    'output.person.experiences[0].start_year',
+  ],
+  ['job-change-moved', [...TASK, 'professional_email'], 5, 'input.task.professional_email'],
+  ['job-change-left', ['output', 'usage'], DELETE, 'output.usage'],
+  [
+    'job-change-left',
+    [...JP, 'experiences', 0, 'end_date'],
+    '2026-02-29',
+    'output.person.experiences[0].end_date',
+  ],
+  [
+    'job-change-no-change',
+    [...JP],
+    { id: 'ae5a6f7e-8192-43a4-b2e5-4f3a2b1c0da6', experiences: [] },
+    'output.person',
+  ],
+  ['job-change-no-change', ['output', 'person'], DELETE, 'output.person'],
+  [
+    'search-contact',
+    [...P0, 'professional_email'],
+    'lena.vogel@acme-robotics.com',
+    'output.persons[0].professional_email',
+  ],
+  ['search-contact', [...P0, 'personal_email'], 'lena@example.com', 'output.persons[0].personal_email'],
+  ['search-contact', [...P0, 'mobile_phone'], '+49 30 1234567', 'output.persons[0].mobile_phone'],
+  ['search-contact', [...P0, 'phone_numbers'], ['+49 30 1234567'], 'output.persons[0].phone_numbers'],
+  ['search-contact', [...P0, 'email_verified'], true, 'output.persons[0].email_verified'],
+  ['search-contact', [...P0, 'email_confidence'], 'high', 'output.persons[0].email_confidence'],
+  ['search-contact', [...P0, 'email_verified_status'], 'valid', 'output.persons[0].email_verified_status'],
+  ['search-contact', [...P0, 'domain_age_days'], 4000, 'output.persons[0].domain_age_days'],
+  ['search-contact', [...P0, 'smtp_provider'], 'google', 'output.persons[0].smtp_provider'],
+  ['search-contact', [...P0, 'mx_record'], 'mx.acme-robotics.com', 'output.persons[0].mx_record'],
+  ['search-contact', [...P0, 'company_id'], 'acme', 'output.persons[0].company_id'],
+  ['search-contact', [...P0, 'id'], DELETE, 'output.persons[0].id'],
+  [
+    'search-contact',
+    [...P0, 'experiences', 0, 'description'],
+    5,
+    'output.persons[0].experiences[0].description',
+  ],
+  [
+    'search-contact',
+    [...P0, 'experiences', 1, 'end_date'],
+    '2023-04-31',
+    'output.persons[0].experiences[1].end_date',
+  ],
+  ['search-contact', ['output', 'persons'], 'none', 'output.persons'],
+  ['search-contact', [...TASK, 'page_size'], 251, 'input.task.page_size'],
+  ['search-contact', [...TASK, 'page_number'], 0, 'input.task.page_number'],
+  ['search-contact', [...TASK, 'seniorities'], ['Boss'], 'input.task.seniorities[0]'],
+  ['search-contact', [...TASK, 'custom_fields'], { 'bad key': 1 }, 'input.task.custom_fields.bad key'],
+  ['search-contact', [...TASK, 'domain'], 'a.b', 'input.task.domain'],
+  [
+    'search-contact',
+    [...TASK, 'title_filters'],
+    Array(6).fill({ name: 'n', filter: 'CEO' }),
+    'input.task.title_filters',
+  ],
+];
+
+describe('one-mutation variants', () => {
+  const show = (value: unknown): string =>
+    value === DELETE
+      ? '(deleted)'
+      : typeof value === 'bigint'
+        ? `${value}n`
+        : JSON.stringify(value).slice(0, 40);
+  for (const [name, path, value, issuePath] of MUTATIONS) {
+    it(`${name}: ${path.join('.')} = ${show(value)} is flagged at ${issuePath}`, () => {
+      const issues = issuesOf(withChange(loadEnvelopeFixture(name), path, value), name);
+      expect(issues.length).toBeGreaterThan(0);
+      expect(issues.some((issue) => new RegExp(`^${escapeRegExp(issuePath)}[:.[]`).test(issue))).toBe(true);
+    });
+  }
+
+  it('words the issues plainly', () => {
+    const envelope = withChange(
+      loadEnvelopeFixture('company-reveal'),
+      [...CR, 'funding_details', 'total_funding_usd'],
+      'lots',
+    );
+    expect(issuesOf(envelope, 'company-reveal')).toEqual([
+      'output.company.funding_details.total_funding_usd: must be a 64-bit integer',
+    ]);
+    const noName = withChange(loadEnvelopeFixture('company-reveal'), [...CR, 'name'], DELETE);
+    expect(issuesOf(noName, 'company-reveal')).toEqual(['output.company.name: is required']);
+  });
+
+  it(`lists at most ${MAX_ENVELOPE_ISSUES} issues`, () => {
+    const envelope = loadEnvelopeFixture('search-contact');
+    const persons = (envelope.output as { persons: Record<string, unknown>[] }).persons;
+    const bad = { ...persons[0], mobile_phone: '+49 30 1234567' };
+    const many = withChange(envelope, ['output', 'persons'], Array(30).fill(bad));
+    const check = checkEnvelopeForKind(many, 'search_contact');
+    if (check.ok) throw new Error('expected issues');
+    expect(check.issues).toHaveLength(MAX_ENVELOPE_ISSUES);
+    expect(check.issues.at(-1)).toBe('... and 11 more');
+  });
+});
+
+describe('unknown members', () => {
+  it('pass through every level untouched', () => {
+    let envelope: unknown = loadEnvelopeFixture('search-contact');
+    const places: (string | number)[][] = [
+      [],
+      ['input'],
+      TASK,
+      ['output'],
+      P0,
+      [...P0, 'experiences', 0],
+      ['output', 'usage'],
+    ];
+    for (const place of places)
+      envelope = withChange(envelope, [...place, 'x_added_in_1_7'], { kept: [1, 2n] });
+    const parsed = searchContactEnvelopeSchema.parse(envelope, { error: contractErrorMap });
+    let node: unknown = parsed;
+    for (const place of places) {
+      node = parsed;
+      for (const key of place) node = (node as Record<string | number, unknown>)[key];
+      expect((node as Record<string, unknown>).x_added_in_1_7).toEqual({ kept: [1, 2n] });
+    }
+  });
+});
+
+describe('RUNNING and other unfinished envelopes', () => {
+  const running = (name: EnvelopeFixtureName, ...changes: [(string | number)[], unknown][]): unknown => {
+    let envelope = withChange(loadEnvelopeFixture(name), ['status'], 'RUNNING');
+    for (const [path, value] of changes) envelope = withChange(envelope, path, value);
+    return envelope;
+  };
+
+  it.each(ENVELOPE_FIXTURE_NAMES)('%s: RUNNING without output or stop_date is not flagged', (name) => {
+    const envelope = running(name, [['output'], DELETE], [['stop_date'], DELETE]);
+    expect(checkEnvelopeForKind(envelope, ENVELOPE_FIXTURES[name])).toEqual({ ok: true });
+    expect(parseJobEnvelope(envelope).output).toBeUndefined();
+  });
+
+  it.each(ENVELOPE_FIXTURE_NAMES)('%s: RUNNING with output and stop_date null is not flagged', (name) => {
+    const envelope = running(name, [['output'], null], [['stop_date'], null]);
+    expect(checkEnvelopeForKind(envelope, ENVELOPE_FIXTURES[name])).toEqual({ ok: true });
+  });
+
+  it('accepts partial outputs while RUNNING', () => {
+    const usageOnly = (name: EnvelopeFixtureName) => {
+      const usage = (loadEnvelopeFixture(name).output as Record<string, unknown>).usage;
+      return running(name, [['output'], { usage }], [['stop_date'], DELETE]);
+    };
+    expect(checkEnvelopeForKind(usageOnly('company-reveal'), 'company_reveal')).toEqual({ ok: true });
+    expect(checkEnvelopeForKind(usageOnly('job-change-moved'), 'job_change')).toEqual({ ok: true });
+    expect(checkEnvelopeForKind(usageOnly('search-contact'), 'search_contact')).toEqual({ ok: true });
+    expect(
+      checkEnvelopeForKind(running('search-contact', [['output'], { persons: [] }]), 'search_contact'),
+    ).toEqual({
+      ok: true,
+    });
+    const statusOnly = running('job-change-moved', [['output'], { job_change_status: 'moved' }]);
+    expect(checkEnvelopeForKind(statusOnly, 'job_change')).toEqual({ ok: true });
+    const ipOnly = running('company-reveal', [['output'], { ip: '203.0.113.42', company: {} }]);
+    expect(checkEnvelopeForKind(ipOnly, 'company_reveal')).toEqual({ ok: true });
+  });
+
+  it('still flags a partial output member that breaks its rule', () => {
+    const envelope = running('search-contact', [['output'], { persons: [{ id: 'nope', experiences: [] }] }]);
+    expect(checkEnvelopeForKind(envelope, 'search_contact')).toEqual({
+      ok: false,
+      issues: ['output.persons[0].id: must be a UUID'],
+    });
+    const badTask = running('company-reveal', [['output'], DELETE], [[...TASK, 'ip'], 'localhost']);
+    expect(checkEnvelopeForKind(badTask, 'company_reveal').ok).toBe(false);
+  });
+
+  it.each(['FAILED', 'TIMED_OUT', 'ABORTED'])('%s may come without output', (status) => {
+    const envelope = withChange(
+      withChange(loadEnvelopeFixture('job-change-moved'), ['status'], status),
+      ['output'],
+      DELETE,
+    );
+    expect(checkEnvelopeForKind(envelope, 'job_change')).toEqual({ ok: true });
+  });
+});
+
+describe('parseJobEnvelope', () => {
+  const bad: [string, unknown, string][] = [
+    ['null', null, 'body'],
+    ['an array', [], 'body'],
+    ['an empty object', {}, 'status'],
+    ['no task', { status: 'RUNNING', start_date: '2026-03-04T10:11:12+00:00', input: {} }, 'input.task'],
+    [
+      'a task array',
+      { status: 'RUNNING', start_date: '2026-03-04T10:11:12Z', input: { task: [] } },
+      'input.task',
+    ],
+    [
+      'an unknown status',
+      { status: 'PENDING', start_date: '2026-03-04T10:11:12Z', input: { task: {} } },
+      'status',
+    ],
+    [
+      'an output array',
+      { status: 'RUNNING', start_date: '2026-03-04T10:11:12Z', input: { task: {} }, output: [] },
+      'output',
+    ],
+  ];
+  it.each(bad)('refuses %s with VALIDATION_BAD_REQUEST naming %s', (_label, value, path) => {
+    try {
+      parseJobEnvelope(value);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).code).toBe('VALIDATION_BAD_REQUEST');
+      expect((error as ValidationError).issues.some((i) => i.startsWith(`${path}: `))).toBe(true);
+    }
+  });
+
+  it('accepts a minimal RUNNING envelope and keeps unknown members', () => {
+    const envelope = {
+      status: 'RUNNING',
+      start_date: '2026-03-04T10:11:12Z',
+      input: { task: { a: 1 } },
+      extra: true,
+    };
+    expect(parseJobEnvelope(envelope)).toEqual(envelope);
+    expect(jobEnvelopeSchema.safeParse(envelope).success).toBe(true);
+  });
+});
+
+describe('ISO_DATE_TIME_PATTERN', () => {
+  it.each([
+    '2026-03-04T10:11:12.123456+00:00',
+    '2026-03-04T10:11:12+00:00',
+    '2026-03-04T10:11:12Z',
+    '2026-03-04T10:11:12.1-05:30',
+    '2024-02-29T23:59:59.999999+14:00',
+  ])('accepts %s', (value) => {
+    expect(ISO_DATE_TIME_PATTERN.test(value)).toBe(true);
+  });
+  it.each([
+    '2026-03-04T10:11:12.123456',
+    '2026-03-04T10:11:12.1234567+00:00',
+    '2026-03-04T10:11+00:00',
+    '2026-03-04 10:11:12+00:00',
+    '2026-03-04T24:00:00+00:00',
+    '2026-03-04T10:11:12+0000',
+    '2026-03-04T10:11:12.+00:00',
+    '2026-13-04T10:11:12Z',
+    '2026-03-04',
+  ])('refuses %s', (value) => {
+    expect(ISO_DATE_TIME_PATTERN.test(value)).toBe(false);
+  });
+});
