@@ -4,6 +4,8 @@
  * get to a status. Cheap local checks run first; the key set and the signature are touched once, last.
  */
 import { timingSafeEqual, webcrypto } from 'node:crypto';
+import { claimedJobId } from '../contract/job-kind.js';
+import { parseJsonText } from '../contract/json.js';
 import {
   computeBodyHash,
   WEBHOOK_JWT_ALG,
@@ -13,7 +15,7 @@ import {
 import { SignatureError } from '../errors.js';
 import type { KeySource, VerificationKey } from './key-source.js';
 import { assertTokenTimes, parseWebhookClaims } from './parse-webhook-claims.js';
-import { decodeJsonSegment, isPlainObject, splitCompactJws } from './split-compact-jws.js';
+import { decodeJsonSegment, splitCompactJws } from './split-compact-jws.js';
 
 /** Clock skew allowed on iat and exp, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 60;
@@ -42,7 +44,9 @@ export interface VerifyCallbackDeps {
 /** A callback proven to come from the service, with its parsed body. */
 export interface VerifiedCallback {
   claims: WebhookClaims;
-  /** The body parsed as JSON (the raw bytes stay the stored copy; JSON.parse rounds big integers). */
+  /** The body as text: the raw bytes decoded as UTF-8, unchanged (the copy to store verbatim). */
+  text: string;
+  /** The body parsed with parseJsonText (int64 values beyond 2^53 come back as bigint, never rounded). */
   envelope: unknown;
   jobId: string;
   jti: string;
@@ -91,8 +95,8 @@ export async function verifyCallback(
   }
 
   // Parsed only now: the hash matched, so these are the bytes the service signed.
-  const envelope = parseBody(body);
-  const bodyJobId = jobIdOf(envelope);
+  const { text, envelope } = parseBody(body);
+  const bodyJobId = claimedJobId(envelope);
   if (bodyJobId !== claims.job_id) {
     throw new SignatureError(
       'JOB_ID_MISMATCH',
@@ -103,6 +107,7 @@ export async function verifyCallback(
   }
   return {
     claims,
+    text,
     envelope,
     jobId: claims.job_id,
     jti: claims.jti,
@@ -178,20 +183,13 @@ async function verifyEd25519(
   }
 }
 
-function parseBody(body: Uint8Array): unknown {
+function parseBody(body: Uint8Array): { text: string; envelope: unknown } {
   try {
-    return JSON.parse(bodyDecoder.decode(body));
+    const text = bodyDecoder.decode(body);
+    return { text, envelope: parseJsonText(text) };
   } catch (cause) {
     throw new SignatureError('BODY_MALFORMED_JSON', 'body is not UTF-8 JSON', { cause });
   }
-}
-
-function jobIdOf(envelope: unknown): string | undefined {
-  if (!isPlainObject(envelope) || !isPlainObject(envelope.input) || !isPlainObject(envelope.input.task)) {
-    return undefined;
-  }
-  const jobId = envelope.input.task.job_id;
-  return typeof jobId === 'string' ? jobId : undefined;
 }
 
 /** A header value for a message, bounded: it comes from the sender, possibly a hostile one. */
