@@ -1,0 +1,199 @@
+/**
+ * The one place the client talks HTTP: pacing, per-attempt timeout, the caller's AbortSignal, retries
+ * (p-retry) and the mapping of every failure to a ServiceError. Resources build on `request()`.
+ */
+import pRetry, { AbortError } from 'p-retry';
+import type { Logger } from 'pino';
+import { readRateLimitHeaders } from '../contract/rate-limit.js';
+import { ServiceError } from '../errors.js';
+import { parseErrorResponse } from './error-response.js';
+import type { Pacer, RateLimit } from './pacer.js';
+import { computeRetryDelayMs, isRetryableError, type RetryPolicy } from './retry-policy.js';
+import type { Sleep } from './sleep.js';
+
+/** Collaborators and settings of the core, resolved by createClient. */
+export interface RequestCoreDeps {
+  /** Base URL without a trailing slash. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly fetch: typeof fetch;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly sleep: Sleep;
+  readonly timeoutMs: number;
+  readonly userAgent: string;
+  readonly retry: RetryPolicy;
+  readonly pacer: Pacer;
+  readonly redact: (text: string) => string;
+  /** Called with the rate a response's X-RateLimit-Limit / X-RateLimit-Interval headers announce. */
+  readonly onRateLimitHeaders: (limit: RateLimit) => void;
+}
+
+/** One call to the service. */
+export interface ServiceRequest {
+  readonly method: 'GET' | 'POST';
+  /** Path from the base URL, with its leading slash and any query string. */
+  readonly path: string;
+  /** JSON text to send. */
+  readonly body?: string;
+  /** Send x-api-key (every endpoint but the key set). */
+  readonly auth: boolean;
+  /** Spend a pacing token on each attempt. */
+  readonly paced: boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A 2xx answer, body kept exactly as received. */
+export interface ServiceResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body bytes as they came off the wire. */
+  readonly bytes: Uint8Array;
+  /** The same bytes decoded as UTF-8, nothing dropped (a BOM stays). */
+  readonly text: string;
+}
+
+/** Sends a request, retrying what can succeed on retry; rejects with a ServiceError or the caller's abort reason. */
+export type RequestCore = (request: ServiceRequest) => Promise<ServiceResponse>;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}
+
+/** Builds the request function shared by every resource of one client. */
+export function createRequestCore(deps: RequestCoreDeps): RequestCore {
+  const { logger, pacer, redact } = deps;
+  const rateWindowMs = (): number => Math.max(...pacer.limits.map((l) => l.intervalSeconds * 1000));
+
+  return async function request(req: ServiceRequest): Promise<ServiceResponse> {
+    const what = `${req.method} ${req.path.split('?')[0]}`;
+    const url = `${deps.baseUrl}${req.path}`;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': deps.userAgent };
+    if (req.auth) headers['x-api-key'] = deps.apiKey;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const { signal } = req;
+    const startedMs = deps.now();
+    let delayMs = 0;
+
+    // Anything that must end the retries is wrapped in p-retry's AbortError; the caller's own abort
+    // is rethrown as its reason below.
+    const stopOnCallerAbort = (error: unknown): never => {
+      if (signal?.aborted) throw new AbortError('aborted by the caller');
+      throw error;
+    };
+
+    const attempt = async (attemptNumber: number): Promise<ServiceResponse> => {
+      if (delayMs > 0) await deps.sleep(delayMs, signal).catch(stopOnCallerAbort);
+      const permit = req.paced ? await pacer.acquire(signal).catch(stopOnCallerAbort) : undefined;
+      const timeout = AbortSignal.timeout(deps.timeoutMs);
+      const attemptStartedMs = deps.now();
+      let response: Response;
+      let bytes: Uint8Array;
+      try {
+        response = await deps.fetch(url, {
+          method: req.method,
+          headers,
+          body: req.body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          // A redirect would carry x-api-key to wherever it points: treat it as an answer instead.
+          redirect: 'manual',
+        });
+        bytes = new Uint8Array(await response.arrayBuffer());
+      } catch (error) {
+        if (signal?.aborted) throw new AbortError('aborted by the caller');
+        // fetch reports a network failure as a TypeError, which p-retry may take for a bug and not retry;
+        // as a ServiceError with status 0 it follows the retry policy like any other failure.
+        const timedOut = timeout.aborted;
+        logger.debug({ what, attempt: attemptNumber, timedOut }, 'service call failed without an answer');
+        throw new ServiceError({
+          status: 0,
+          code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+          message: timedOut
+            ? `${what} got no complete answer within ${deps.timeoutMs} ms`
+            : `${what} failed: ${redact(describeFailure(error))}`,
+          cause: error,
+        });
+      } finally {
+        // The token returns one interval after the request is over, answered or not (see pacer.ts).
+        permit?.release();
+      }
+      logger.debug(
+        { what, attempt: attemptNumber, status: response.status, durationMs: deps.now() - attemptStartedMs },
+        'service call',
+      );
+      const text = decodeUtf8(bytes);
+      if (req.paced) {
+        // The headers come with the answer that reached the limit (Limits part): they state the key's rate.
+        const { limit, intervalSeconds } = readRateLimitHeaders((name) => response.headers.get(name));
+        if (limit !== undefined && limit >= 1 && intervalSeconds !== undefined && intervalSeconds > 0) {
+          deps.onRateLimitHeaders({ perInterval: Math.floor(limit), intervalSeconds });
+        }
+      }
+      if (response.status >= 200 && response.status < 300) {
+        if (text === undefined) {
+          throw new AbortError(
+            new ServiceError({
+              status: response.status,
+              code: 'RESPONSE_MALFORMED',
+              message: `${what} answered with a body that is not UTF-8`,
+            }),
+          );
+        }
+        return { status: response.status, headers: response.headers, bytes, text };
+      }
+      const error = parseErrorResponse({
+        status: response.status,
+        text,
+        retryAfter: response.headers.get('retry-after'),
+        what,
+        nowMs: deps.now(),
+        redact,
+      });
+      if (response.status === 429 && req.paced) {
+        // Drain the shared bucket: every caller waits for the window to reset, not only this one.
+        pacer.noteRateLimited(
+          error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000,
+        );
+      }
+      throw isRetryableError(error) ? error : new AbortError(error);
+    };
+
+    try {
+      return await pRetry(attempt, {
+        retries: deps.retry.retries,
+        // Waits happen in `attempt` through the injected sleep, so p-retry itself never waits.
+        minTimeout: 0,
+        factor: 1,
+        shouldRetry: ({ error, retriesConsumed }) => {
+          if (!(error instanceof ServiceError) || !isRetryableError(error)) return false;
+          const nextDelayMs = computeRetryDelayMs(error, retriesConsumed, deps.retry, rateWindowMs());
+          if (deps.now() - startedMs + nextDelayMs > deps.retry.retryBudgetMs) {
+            logger.warn({ what, code: error.code, status: error.status, nextDelayMs }, 'retry budget spent');
+            return false;
+          }
+          delayMs = nextDelayMs;
+          logger.warn(
+            { what, code: error.code, status: error.status, delayMs, retry: retriesConsumed + 1 },
+            'retrying service call',
+          );
+          return true;
+        },
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What the client retries and how long it waits: 429 after Retry-After, 500/502/503/504 and network
+ * failures with exponential backoff and jitter, never any other 4xx (they cannot succeed on retry).
+ */
+import { isRetryableStatus } from '../contract/error-codes.js';
+import type { ServiceError } from '../errors.js';
+
+/** Retries after the first attempt. */
+export const DEFAULT_RETRIES = 5;
+/** A call gives up rather than start a wait that would end more than this long after it began. */
+export const DEFAULT_RETRY_BUDGET_MS = 5 * 60_000;
+/** First backoff step for 5xx and network failures; it doubles on each retry... */
+export const DEFAULT_MIN_BACKOFF_MS = 500;
+/** ...up to this ceiling. */
+export const DEFAULT_MAX_BACKOFF_MS = 30_000;
+
+/** Knobs of the retry behaviour; every field has a `DEFAULT_*` above. */
+export interface RetryPolicy {
+  readonly retries: number;
+  readonly retryBudgetMs: number;
+  readonly minBackoffMs: number;
+  readonly maxBackoffMs: number;
+  /** Uniform in [0, 1); `Math.random` unless a test pins it. */
+  readonly random: () => number;
+}
+
+/** True when the same request could succeed later: no answer at all, 429, or 500/502/503/504. */
+export function isRetryableError(error: ServiceError): boolean {
+  return error.status === 0 || isRetryableStatus(error.status);
+}
+
+/**
+ * How long to wait before retry number `retryIndex` (0 for the first retry). A 429 waits exactly what the
+ * service named (Retry-After, else the message), else `rateWindowMs`, the pacing window that must pass
+ * before the service's count resets. Other failures back off exponentially with "equal jitter": half the
+ * step fixed, half random, so that many clients failing together do not come back together.
+ */
+export function computeRetryDelayMs(
+  error: ServiceError,
+  retryIndex: number,
+  policy: RetryPolicy,
+  rateWindowMs: number,
+): number {
+  const namedMs = error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000;
+  if (error.status === 429) return namedMs ?? rateWindowMs;
+  const stepMs = Math.min(policy.maxBackoffMs, policy.minBackoffMs * 2 ** retryIndex);
+  const backoffMs = stepMs / 2 + policy.random() * (stepMs / 2);
+  return Math.round(Math.max(backoffMs, namedMs ?? 0));
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientOptions, createClient } from '../../../src/client/create-client.js';
+import { ServiceError } from '../../../src/errors.js';
+import {
+  type HttpStubServer,
+  jsonReply,
+  type StubHandler,
+  startHttpStubServer,
+} from '../../helpers/http-stub-server.js';
+import { errorObject, JOB_ID, jobChangeEnvelope } from './envelopes.js';
+import { type FakeTime, fakeTime } from './fake-time.js';
+
+const API_KEY = 'retry-test-key';
+
+let server: HttpStubServer;
+beforeAll(async () => {
+  server = await startHttpStubServer();
+});
+afterAll(() => server.close());
+
+/** Fails `failures` times with `fail`, then answers the envelope; counts hits from this call on. */
+function failThenSucceed(failures: number, fail: StubHandler): { hits: () => number } {
+  let hits = 0;
+  server.setHandler((request, hit) => {
+    hits += 1;
+    return hits <= failures ? fail(request, hit) : jsonReply(200, jobChangeEnvelope());
+  });
+  return { hits: () => hits };
+}
+
+function client(time: FakeTime, extra: Partial<ClientOptions> = {}) {
+  // random() = 0.5 pins the jitter: each 5xx wait is 3/4 of its backoff step.
+  return createClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    now: time.now,
+    sleep: time.sleep,
+    random: () => 0.5,
+    ...extra,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  return error as ServiceError;
+}
+
+const rateLimited = (seconds: number, headers: Record<string, string> = {}) =>
+  jsonReply(
+    429,
+    errorObject(
+      'RATE_LIMIT_RATE_LIMIT_EXCEEDED',
+      'RATE_LIMIT',
+      `Too many requests. Try again after ${seconds} seconds`,
+    ),
+    headers,
+  );
+
+describe('client retries', () => {
+  it('waits for Retry-After on a 429, then succeeds', async () => {
+    const time = fakeTime();
+    const { hits } = failThenSucceed(1, () => rateLimited(30, { 'retry-after': '1' }));
+    const c = client(time);
+    const result = await c.jobChange.find(JOB_ID);
+    expect(result.job.status).toBe('SUCCEEDED');
+    expect(hits()).toBe(2);
+    expect(time.requested).toEqual([1000]);
+    expect(c.pacing.rateLimitedResponses).toBe(1);
+  });
+
+  it('without Retry-After waits the seconds of the 429 message, else one pacing window', async () => {
+    const time = fakeTime();
+    failThenSucceed(1, () => rateLimited(7));
+    await client(time).jobChange.find(JOB_ID);
+    expect(time.requested).toEqual([7000]);
+
+    const time2 = fakeTime();
+    failThenSucceed(1, () =>
+      jsonReply(429, errorObject('RATE_LIMIT_RATE_LIMIT_EXCEEDED', 'RATE_LIMIT', 'slow down')),
+    );
+    await client(time2, { rateLimit: { perInterval: 5, intervalSeconds: 2 } }).jobChange.find(JOB_ID);
+    // The retry's own wait is the window; the drained bucket then adds only its safety margin.
+    expect(time2.requested[0]).toBe(2000);
+    expect(time2.requested.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2000);
+  });
+
+  for (const status of [500, 502, 503, 504]) {
+    it(`retries ${status} with exponential backoff, then succeeds`, async () => {
+      const time = fakeTime();
+      const { hits } = failThenSucceed(3, () =>
+        jsonReply(status, errorObject('INTERNAL_UNCLASSIFIED_ERROR', 'INTERNAL', 'try later')),
+      );
+      const result = await client(time).jobChange.find(JOB_ID);
+      expect(result.job.status).toBe('SUCCEEDED');
+      expect(hits()).toBe(4);
+      expect(time.requested).toEqual([375, 750, 1500]);
+    });
+  }
+
+  for (const [status, code, category] of [
+    [400, 'VALIDATION_BAD_JOB_ID', 'VALIDATION'],
+    [401, 'AUTH_MISSING_API_KEY', 'AUTH'],
+    [402, 'QUOTA_ACCOUNT_OVER_QUOTA', 'QUOTA'],
+    [403, 'AUTH_BAD_API_KEY', 'AUTH'],
+    [404, 'NOT_FOUND_JOB_NOT_FOUND', 'NOT_FOUND'],
+  ] as const) {
+    it(`never retries ${status}`, async () => {
+      const time = fakeTime();
+      const { hits } = failThenSucceed(1, () => jsonReply(status, errorObject(code, category, 'no')));
+      const error = await failure(client(time).jobChange.find(JOB_ID));
+      expect([error.status, error.code]).toEqual([status, code]);
+      expect(hits()).toBe(1);
+      expect(time.requested).toEqual([]);
+    });
+  }
+
+  it('retries a dropped connection, then succeeds', async () => {
+    const time = fakeTime();
+    const { hits } = failThenSucceed(2, () => 'destroy');
+    const result = await client(time).jobChange.find(JOB_ID);
+    expect(result.job.status).toBe('SUCCEEDED');
+    expect(hits()).toBe(3);
+    expect(time.requested).toEqual([375, 750]);
+  });
+
+  it('a closed server gives NETWORK_ERROR (status 0) after every retry is spent', async () => {
+    const closed = await startHttpStubServer();
+    const url = closed.url;
+    await closed.close();
+    const time = fakeTime();
+    const error = await failure(client(time, { baseUrl: url, retries: 2 }).jobChange.find(JOB_ID));
+    expect([error.status, error.code]).toEqual([0, 'NETWORK_ERROR']);
+    expect(error.message).toContain(`GET /v1/job/change failed`);
+    expect(time.requested).toHaveLength(2);
+  });
+
+  it('an answer that never comes is a TIMEOUT (status 0), retried like a network error', async () => {
+    const time = fakeTime();
+    const { hits } = failThenSucceed(1, () => 'hang');
+    const result = await client(time, { timeoutMs: 150 }).jobChange.find(JOB_ID);
+    expect(result.job.status).toBe('SUCCEEDED');
+    expect(hits()).toBe(2);
+
+    failThenSucceed(10, () => 'hang');
+    const error = await failure(client(fakeTime(), { timeoutMs: 100, retries: 1 }).jobChange.find(JOB_ID));
+    expect([error.status, error.code]).toEqual([0, 'TIMEOUT']);
+  });
+
+  it('gives up when the next wait would overrun the retry budget', async () => {
+    const time = fakeTime();
+    const { hits } = failThenSucceed(5, () => rateLimited(90, { 'retry-after': '90' }));
+    const error = await failure(client(time, { retryBudgetMs: 120_000 }).jobChange.find(JOB_ID));
+    expect(error.code).toBe('RATE_LIMIT_RATE_LIMIT_EXCEEDED');
+    expect(hits()).toBe(2);
+    expect(time.requested).toEqual([90_000]);
+  });
+
+  it('stops after `retries` retries', async () => {
+    const time = fakeTime();
+    const { hits } = failThenSucceed(10, () => ({ status: 500 }));
+    const error = await failure(client(time, { retries: 3 }).jobChange.find(JOB_ID));
+    expect(error.status).toBe(500);
+    expect(hits()).toBe(4);
+  });
+
+  it("honours the caller's AbortSignal, with its reason, during a retry wait and in flight", async () => {
+    const controller = new AbortController();
+    failThenSucceed(10, () => ({ status: 500 }));
+    const time = fakeTime();
+    const c = client(time, {
+      sleep: async (ms, signal) => {
+        controller.abort(new Error('stop now'));
+        return time.sleep(ms, signal);
+      },
+    });
+    await expect(c.jobChange.find(JOB_ID, { signal: controller.signal })).rejects.toThrow('stop now');
+
+    const inFlight = new AbortController();
+    failThenSucceed(10, () => 'hang');
+    const pending = client(fakeTime()).jobChange.find(JOB_ID, { signal: inFlight.signal });
+    setTimeout(() => inFlight.abort(new Error('cancelled')), 50);
+    await expect(pending).rejects.toThrow('cancelled');
+  });
+});
