@@ -26,7 +26,8 @@ describe('apiKeyListSchema', () => {
   });
 
   it.each([
-    ['api_key', 'sk_live_123'],
+    ['api_key', ''],
+    ['api_key', 42],
     ['active', 'yes'],
     ['notes', null],
     ['master', 1],
@@ -37,6 +38,10 @@ describe('apiKeyListSchema', () => {
     ['interval_seconds', undefined],
   ])('refuses %s = %j', (field, value) => {
     expect(apiKeyRecordSchema.safeParse({ ...MASTER, [field]: value }).success).toBe(false);
+  });
+
+  it('takes a key of any form: keys are opaque secrets', () => {
+    expect(apiKeyRecordSchema.safeParse({ ...MASTER, api_key: 'sk_live_123' }).success).toBe(true);
   });
 
   it('refuses a list that is not under api_keys', () => {
