@@ -3,6 +3,8 @@
  * Timestamps we set are ISO 8601 UTC strings (sortable as text on both dialects); dates the service
  * sent are kept as sent. JSON columns hold text.
  */
+import type { Generated } from 'kysely';
+
 /** What a stored envelope is, by {@link detectJobKind}. */
 export type JobKind = 'company_reveal' | 'job_change' | 'search_contact' | 'unknown';
 /** How a job reached us. */
@@ -12,6 +14,7 @@ export type ExpectedJobState = 'pending' | 'received' | 'not_found' | 'failed';
 /** Where a ledger entry came from. */
 export type ExpectedJobOrigin = 'track' | 'admin' | 'launch' | 'hint';
 
+/** One stored job: the envelope exactly as received, with what was read from it. */
 export interface JobsTable {
   job_id: string;
   kind: JobKind;
@@ -31,8 +34,11 @@ export interface JobsTable {
   schema_issues: string | null;
   received_at: string;
   updated_at: string;
+  /** 1 when first stored, +1 each time a RUNNING (or status-less) copy is replaced by a finished one. */
+  revision: Generated<number>;
 }
 
+/** One accepted callback token, kept until it expires so that a replay of it is recognised. */
 export interface DeliveriesTable {
   /** The JWT's jti: a replayed token hits this unique key. */
   jti: string;
@@ -42,6 +48,7 @@ export interface DeliveriesTable {
   received_at: string;
 }
 
+/** A refused callback body, kept with the reason it was refused. */
 export interface QuarantineTable {
   id: string;
   /** A SignatureReason or another refusal code. */
@@ -157,6 +164,7 @@ export interface ExpectedJobsTable {
   updated_at: string;
 }
 
+/** One reconcile run and its report. */
 export interface ReconcileRunsTable {
   id: string;
   holder: string;
@@ -184,6 +192,7 @@ export interface ExportCursorsTable {
   updated_at: string;
 }
 
+/** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
   deliveries: DeliveriesTable;

@@ -1,0 +1,95 @@
+/**
+ * Reads used by the CLI and the admin API: stored jobs, quarantined bodies, and the purge of jti records
+ * whose tokens have expired. Failures surface as StorageError.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { classifyStorageError } from './classify-storage-error.js';
+import type { Database, JobKind, JobsTable, QuarantineTable } from './database.js';
+
+/** A stored job as read back. */
+export type JobRow = Selectable<JobsTable>;
+/** A quarantined body as read back (`body` is a Buffer on both dialects). */
+export type QuarantineRow = Selectable<QuarantineTable>;
+
+/** Filters of {@link listJobs} and {@link countJobs}. */
+export interface JobFilter {
+  readonly kind?: JobKind;
+  readonly status?: string;
+}
+
+/** Options of {@link listJobs}. */
+export interface ListJobsOptions extends JobFilter {
+  /** At most this many (default: every match). */
+  readonly limit?: number;
+}
+
+async function guarded<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch (error) {
+    throw classifyStorageError(error);
+  }
+}
+
+function assertLimit(limit: number | undefined): void {
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+    throw new TypeError('limit must be a non-negative integer');
+  }
+}
+
+/** The stored job `jobId`, or undefined. */
+export async function getJob(db: Kysely<Database>, jobId: string): Promise<JobRow | undefined> {
+  return guarded(() => db.selectFrom('jobs').selectAll().where('job_id', '=', jobId).executeTakeFirst());
+}
+
+/** Stored jobs matching the filter, newest first (by received_at, then job_id). */
+export async function listJobs(db: Kysely<Database>, options: ListJobsOptions = {}): Promise<JobRow[]> {
+  assertLimit(options.limit);
+  return guarded(() => {
+    let query = db.selectFrom('jobs').selectAll();
+    if (options.kind !== undefined) query = query.where('kind', '=', options.kind);
+    if (options.status !== undefined) query = query.where('status', '=', options.status);
+    query = query.orderBy('received_at', 'desc').orderBy('job_id', 'desc');
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    return query.execute();
+  });
+}
+
+/** How many stored jobs match the filter. */
+export async function countJobs(db: Kysely<Database>, filter: JobFilter = {}): Promise<number> {
+  return guarded(async () => {
+    let query = db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('count'));
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const row = await query.executeTakeFirstOrThrow();
+    // Postgres returns count(*) as a bigint string, SQLite as a number.
+    return Number(row.count);
+  });
+}
+
+/** Quarantined bodies, newest first. */
+export async function listQuarantine(
+  db: Kysely<Database>,
+  options: { limit?: number } = {},
+): Promise<QuarantineRow[]> {
+  assertLimit(options.limit);
+  return guarded(() => {
+    let query = db.selectFrom('quarantine').selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc');
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    return query.execute();
+  });
+}
+
+/** Deletes jti records whose token expired before `now` (epoch ms or Date); returns how many. */
+export async function purgeExpiredDeliveries(db: Kysely<Database>, now: number | Date): Promise<number> {
+  const cutoff = new Date(now);
+  if (!Number.isFinite(cutoff.getTime()))
+    throw new TypeError('purgeExpiredDeliveries: now is not a valid time');
+  return guarded(async () => {
+    const result = await db
+      .deleteFrom('deliveries')
+      .where('expires_at', '<', cutoff.toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The migrations, registered explicitly (imported modules in an object literal) so that they run from the
+ * built package wherever it is installed; no directory scanning.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { type ColumnTypes, columnTypesFor, type StorageDialect } from '../column-types.js';
+import * as m001 from './001-initial.js';
+
+/** What a migration module exports. */
+export interface MigrationModule {
+  up(db: Kysely<unknown>, types: ColumnTypes): Promise<void>;
+  down?(db: Kysely<unknown>, types: ColumnTypes): Promise<void>;
+}
+
+/** Every migration, by name; names sort in the order they apply. */
+export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.freeze({
+  '001_initial': m001,
+});
+
+/** A Kysely MigrationProvider handing each migration the column types of `dialect`. */
+export function createMigrationProvider(dialect: StorageDialect): MigrationProvider {
+  const types = columnTypesFor(dialect);
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      const migrations: Record<string, Migration> = {};
+      for (const [name, module] of Object.entries(MIGRATIONS)) {
+        const { down } = module;
+        migrations[name] = {
+          up: (db) => module.up(db, types),
+          ...(down ? { down: (db: Kysely<unknown>) => down(db, types) } : {}),
+        };
+      }
+      return migrations;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Persons out of an envelope: every entry of a Search Contact page's output.persons (position = index),
+ * and the person of a Job Change result when it is not the empty object.
+ */
+import type { PersonsTable } from './database.js';
+import { asRecord, type JsonRecord, jsonArrayAt, member, recordAt, textAt } from './normalize-values.js';
+
+/** One row of the persons table. */
+export type PersonRow = PersonsTable;
+
+function personRow(
+  jobId: string,
+  position: number,
+  sourceKind: PersonRow['source_kind'],
+  person: JsonRecord,
+  receivedAt: string,
+): PersonRow {
+  return {
+    job_id: jobId,
+    position,
+    source_kind: sourceKind,
+    person_id: textAt(person, 'id'),
+    first_name: textAt(person, 'first_name'),
+    last_name: textAt(person, 'last_name'),
+    linkedin_id: textAt(person, 'linkedin_id'),
+    linkedin_url: textAt(person, 'linkedin_url'),
+    about: textAt(person, 'about'),
+    location: textAt(person, 'location'),
+    country: textAt(person, 'country'),
+    company_id: textAt(person, 'company_id'),
+    company_linkedin_id: textAt(person, 'company_linkedin_id'),
+    company_name: textAt(person, 'company_name'),
+    company_domain: textAt(person, 'company_domain'),
+    title: textAt(person, 'title'),
+    seniority: textAt(person, 'seniority'),
+    department: textAt(person, 'department'),
+    experiences: jsonArrayAt(person, 'experiences'),
+    received_at: receivedAt,
+  };
+}
+
+/** Rows for output.persons of a Search Contact envelope; entries that are not objects are skipped. */
+export function normalizeSearchContactPersons(
+  envelope: unknown,
+  jobId: string,
+  receivedAt: string,
+): PersonRow[] {
+  const persons = member(recordAt(asRecord(envelope), 'output'), 'persons');
+  if (!Array.isArray(persons)) return [];
+  const rows: PersonRow[] = [];
+  persons.forEach((entry: unknown, index) => {
+    const person = asRecord(entry);
+    if (person !== undefined) rows.push(personRow(jobId, index, 'search_contact', person, receivedAt));
+  });
+  return rows;
+}
+
+/** The row for output.person of a Job Change envelope (none when it is `{}`, as for no_change/unknown). */
+export function normalizeJobChangePerson(envelope: unknown, jobId: string, receivedAt: string): PersonRow[] {
+  const person = recordAt(recordAt(asRecord(envelope), 'output'), 'person');
+  if (person === undefined || Object.keys(person).length === 0) return [];
+  return [personRow(jobId, 0, 'job_change', person, receivedAt)];
+}

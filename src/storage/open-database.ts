@@ -1,0 +1,147 @@
+/**
+ * Opens the database a URL names: `postgres://` or `postgresql://` → a pg Pool behind Kysely's
+ * PostgresDialect; anything else → a SQLite file via better-sqlite3, tuned so that a committed
+ * transaction is durable before the receiver acknowledges it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import { type Logger, pino } from 'pino';
+import { StorageError } from '../errors.js';
+import { CachedSqliteDatabase } from './cached-sqlite-database.js';
+import { classifyStorageError } from './classify-storage-error.js';
+import type { StorageDialect } from './column-types.js';
+import type { Database as Schema } from './database.js';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { redactDatabaseUrl } from './redact-database-url.js';
+
+/** How long a SQLite writer waits for another process's lock before SQLITE_BUSY. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** Connections in the Postgres pool. */
+export const DEFAULT_POOL_SIZE = 10;
+/** How long to wait for a Postgres connection (new or from a busy pool) before failing transient. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** FULL: a commit survives power loss, which is what an acknowledged callback promises. */
+export const DEFAULT_SQLITE_SYNCHRONOUS = 'FULL';
+
+/** Knobs of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** Postgres pool size (default {@link DEFAULT_POOL_SIZE}). */
+  poolSize?: number;
+  /** Postgres: wait at most this long for a connection (default {@link DEFAULT_CONNECT_TIMEOUT_MS}). */
+  connectTimeoutMs?: number;
+  /** SQLite busy_timeout in ms (default {@link DEFAULT_BUSY_TIMEOUT_MS}). */
+  busyTimeoutMs?: number;
+  /** SQLite synchronous pragma (default FULL; NORMAL in WAL mode may lose the last commits on power loss). */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** Where pool errors are reported (default: silent). */
+  logger?: Logger;
+}
+
+/** An open database: the Kysely instance, which dialect it speaks, and how to close it. */
+export interface HooksyncDatabase {
+  readonly db: Kysely<Schema>;
+  readonly dialect: StorageDialect;
+  /** Closes the pool or the file; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/** True when `url` names a Postgres server rather than a SQLite file. */
+export function isPostgresUrl(url: string): boolean {
+  return POSTGRES_URL.test(url);
+}
+
+/** Opens (and for Postgres, connects to) the database named by `url`. Throws StorageError when it cannot. */
+export async function openDatabase(
+  url: string,
+  options: OpenDatabaseOptions = {},
+): Promise<HooksyncDatabase> {
+  if (typeof url !== 'string' || url.trim() === '')
+    throw new TypeError('openDatabase needs a URL or a file path');
+  const logger = options.logger ?? pino({ level: 'silent' });
+  return isPostgresUrl(url) ? openPostgres(url, options, logger) : openSqlite(url, options);
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= fn();
+    return closing;
+  };
+}
+
+async function openPostgres(
+  url: string,
+  options: OpenDatabaseOptions,
+  logger: Logger,
+): Promise<HooksyncDatabase> {
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  if (!Number.isInteger(poolSize) || poolSize < 1) throw new TypeError('poolSize must be a positive integer');
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
+    throw new TypeError('connectTimeoutMs must be a positive integer');
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  // An idle client losing its server emits 'error' on the pool; unhandled, it would crash the process.
+  pool.on('error', (error) =>
+    logger.warn({ err: error, url: redactDatabaseUrl(url) }, 'postgres pool error'),
+  );
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  try {
+    await sql`select 1`.execute(db);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    const storageError = classifyStorageError(error);
+    throw new StorageError(`cannot connect to ${redactDatabaseUrl(url)}: ${storageError.message}`, {
+      cause: error,
+      transient: storageError.transient,
+    });
+  }
+  return { db, dialect: 'postgres', close: once(() => db.destroy()) };
+}
+
+async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<HooksyncDatabase> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+    throw new TypeError('busyTimeoutMs must be a non-negative integer');
+  }
+  const synchronous = options.synchronous ?? DEFAULT_SQLITE_SYNCHRONOUS;
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL')
+    throw new TypeError('synchronous must be FULL or NORMAL');
+  if (path !== ':memory:') {
+    const directory = dirname(resolve(path));
+    if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+      throw new StorageError(`cannot open SQLite database ${path}: directory ${directory} does not exist`, {
+        transient: false,
+      });
+    }
+  }
+  let raw: Database.Database | undefined;
+  try {
+    raw = new Database(path, { timeout: busyTimeoutMs });
+    raw.pragma('journal_mode = WAL');
+    raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    raw.pragma(`synchronous = ${synchronous}`);
+    raw.pragma('foreign_keys = ON');
+  } catch (error) {
+    raw?.close();
+    const storageError = classifyStorageError(error);
+    throw new StorageError(`cannot open SQLite database ${path}: ${storageError.message}`, {
+      cause: error,
+      transient: storageError.transient,
+    });
+  }
+  const db = new Kysely<Schema>({
+    dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
+  });
+  return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
+}

@@ -1,0 +1,207 @@
+/**
+ * The statements that store a batch of jobs inside one transaction, set-based (a handful of statements per
+ * batch, not per job). Every decision is made by a unique key in the database (deliveries.jti, jobs.job_id)
+ * through INSERT … ON CONFLICT, never by reading first, so retries, duplicates and concurrent replicas
+ * converge on one stored job (design.md, "Exactly once").
+ */
+import type { Kysely } from 'kysely';
+import { isTerminalStatus } from '../contract/enums.js';
+import type { Database, JobKind } from './database.js';
+import { chunkForParameters, insertRows } from './insert-rows.js';
+import { normalizeEnvelope } from './normalize-envelope.js';
+import { planRounds } from './plan-rounds.js';
+import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
+import { updateLedger } from './update-ledger.js';
+
+/** What storing one envelope did. */
+export type StoreOutcome = 'stored' | 'updated' | 'duplicate' | 'replay';
+
+/** The answer of {@link JobStore.store}, once committed. */
+export interface StoreResult {
+  readonly job_id: string;
+  readonly kind: JobKind;
+  /** The status of the copy just received (the stored one may be a finished copy kept over it). */
+  readonly status: string;
+  /** stored: new job; updated: a RUNNING copy upgraded; duplicate: already stored; replay: jti seen before. */
+  readonly outcome: StoreOutcome;
+  /** True for duplicate and replay: nothing new was written. */
+  readonly duplicate: boolean;
+  readonly schemaValid: boolean;
+}
+
+/** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
+const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
+/** Columns of a jobs row: bound parameters per job in the upsert. */
+const JOB_COLUMNS = 14;
+const DELIVERY_COLUMNS = 4;
+
+function resultOf(job: PreparedJob, outcome: StoreOutcome): StoreResult {
+  return {
+    job_id: job.jobId,
+    kind: job.kind,
+    status: job.status,
+    outcome,
+    duplicate: outcome === 'duplicate' || outcome === 'replay',
+    schemaValid: job.schemaValid,
+  };
+}
+
+/** Records the jtis of `jobs` (unique within the call); returns the jtis that were new. */
+async function recordDeliveries(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
+  const fresh = new Set<string>();
+  const withJti = jobs.filter((job) => job.jti !== undefined);
+  for (const chunk of chunkForParameters(withJti, DELIVERY_COLUMNS)) {
+    const rows = await trx
+      .insertInto('deliveries')
+      .values(
+        chunk.map((job) => ({
+          jti: job.jti!,
+          job_id: job.jobId,
+          expires_at: new Date(job.tokenExpiresAtMs).toISOString(),
+          received_at: nowIso,
+        })),
+      )
+      .onConflict((oc) => oc.column('jti').doNothing())
+      .returning('jti')
+      .execute();
+    for (const row of rows) fresh.add(row.jti);
+  }
+  return fresh;
+}
+
+/**
+ * Inserts the jobs (job_ids unique within the call), upgrading a stored RUNNING or status-less copy with a
+ * received finished one; anything else is left alone (a duplicate). Returns each written job's revision:
+ * 1 for an insert, more for an upgrade, absent for a duplicate.
+ */
+async function upsertJobs(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
+  const revisions = new Map<string, number>();
+  for (const chunk of chunkForParameters(jobs, JOB_COLUMNS)) {
+    const rows = await trx
+      .insertInto('jobs')
+      .values(
+        chunk.map((job) => ({
+          job_id: job.jobId,
+          kind: job.kind,
+          status: job.status,
+          context_id: job.contextId,
+          start_date: job.startDate,
+          stop_date: job.stopDate,
+          envelope: job.envelopeText,
+          payload_hash: job.payloadHash,
+          source: job.source,
+          schema_valid: job.schemaValid ? 1 : 0,
+          schema_issues: job.schemaIssues,
+          received_at: nowIso,
+          updated_at: nowIso,
+          revision: 1,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .column('job_id')
+          .doUpdateSet((eb) => ({
+            kind: eb.ref('excluded.kind'),
+            status: eb.ref('excluded.status'),
+            context_id: eb.ref('excluded.context_id'),
+            start_date: eb.ref('excluded.start_date'),
+            stop_date: eb.ref('excluded.stop_date'),
+            envelope: eb.ref('excluded.envelope'),
+            payload_hash: eb.ref('excluded.payload_hash'),
+            source: eb.ref('excluded.source'),
+            schema_valid: eb.ref('excluded.schema_valid'),
+            schema_issues: eb.ref('excluded.schema_issues'),
+            updated_at: eb.ref('excluded.updated_at'),
+            revision: eb('jobs.revision', '+', 1),
+          }))
+          // A terminal status is never overwritten by RUNNING (design.md, "Exactly once").
+          .where('jobs.status', 'in', UPGRADABLE_STATUSES)
+          .where('excluded.status', 'not in', UPGRADABLE_STATUSES),
+      )
+      .returning(['job_id', 'revision'])
+      .execute();
+    for (const row of rows) revisions.set(row.job_id, row.revision);
+  }
+  return revisions;
+}
+
+async function writeNormalizedRows(
+  trx: Kysely<Database>,
+  written: readonly PreparedJob[],
+  upgradedIds: readonly string[],
+  nowIso: string,
+): Promise<void> {
+  for (const ids of chunkForParameters(upgradedIds, 1)) {
+    await trx.deleteFrom('persons').where('job_id', 'in', ids).execute();
+    await trx.deleteFrom('companies').where('job_id', 'in', ids).execute();
+    await trx.deleteFrom('job_changes').where('job_id', 'in', ids).execute();
+  }
+  const normalized = written.map((job) => normalizeEnvelope(job.envelope, job.kind, job.jobId, nowIso));
+  await insertRows(
+    trx,
+    'persons',
+    normalized.flatMap((rows) => rows.persons),
+  );
+  await insertRows(
+    trx,
+    'companies',
+    normalized.flatMap((rows) => rows.companies),
+  );
+  await insertRows(
+    trx,
+    'job_changes',
+    normalized.flatMap((rows) => rows.jobChanges),
+  );
+}
+
+/** One round: job_ids and jtis unique. Returns the outcome of each job, in order. */
+async function writeRound(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
+  const freshJtis = await recordDeliveries(trx, jobs, nowIso);
+  const outcomes = new Map<PreparedJob, StoreOutcome>();
+  const live = jobs.filter((job) => {
+    const replay = job.jti !== undefined && !freshJtis.has(job.jti);
+    if (replay) outcomes.set(job, 'replay');
+    return !replay;
+  });
+  const revisions = await upsertJobs(trx, live, nowIso);
+  const written: PreparedJob[] = [];
+  const upgradedIds: string[] = [];
+  for (const job of live) {
+    const revision = revisions.get(job.jobId);
+    const outcome: StoreOutcome =
+      revision === undefined ? 'duplicate' : revision === 1 ? 'stored' : 'updated';
+    outcomes.set(job, outcome);
+    if (outcome !== 'duplicate') written.push(job);
+    if (outcome === 'updated') upgradedIds.push(job.jobId);
+  }
+  await writeNormalizedRows(trx, written, upgradedIds, nowIso);
+  const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
+  const newRunning = live.filter((job) => job.status === 'RUNNING' && outcomes.get(job) === 'stored');
+  await updateLedger(trx, finishedIds, newRunning, nowIso);
+  return outcomes;
+}
+
+/**
+ * Stores `jobs` in the open transaction `trx`, as if one after the other in the given order; `nowIso`
+ * stamps every row written. Returns one result per job, in order.
+ */
+export async function writeJobs(
+  trx: Kysely<Database>,
+  jobs: readonly PreparedJob[],
+  nowIso: string,
+): Promise<StoreResult[]> {
+  const results: StoreResult[] = new Array(jobs.length);
+  const plan = planRounds(jobs);
+  for (const index of plan.replays) results[index] = resultOf(jobs[index]!, 'replay');
+  for (const round of plan.rounds) {
+    // Rows locked in job_id order: two replicas' batches cannot deadlock on each other's jobs.
+    const ordered = [...round].sort((a, b) => (jobs[a]!.jobId < jobs[b]!.jobId ? -1 : 1));
+    const outcomes = await writeRound(
+      trx,
+      ordered.map((index) => jobs[index]!),
+      nowIso,
+    );
+    for (const index of ordered) results[index] = resultOf(jobs[index]!, outcomes.get(jobs[index]!)!);
+  }
+  return results;
+}

@@ -1,0 +1,8 @@
+/** The storage suite on Postgres (skipped, with the reason in its title, when TEST_DATABASE_URL is unset). */
+import { describe } from 'vitest';
+import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
+import { defineStorageSuite } from './storage-suite.js';
+
+describe.skipIf(!TEST_DATABASE_URL)(pgSuiteName('storage on Postgres'), () => {
+  defineStorageSuite({ dialect: 'postgres', provision: createTestDatabase });
+});

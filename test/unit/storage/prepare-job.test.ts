@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonText } from '../../../src/contract/json.js';
+import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
+import { prepareJob } from '../../../src/storage/prepare-job.js';
+import { companyRevealText, jobChangeText, testUuid } from './envelope-texts.js';
+
+const NOW = Date.UTC(2026, 2, 4);
+
+describe('prepareJob', () => {
+  it('reads identity, kind, status, dates and hash from the text', () => {
+    const text = jobChangeText(testUuid(1));
+    const job = prepareJob({ envelopeText: text, source: 'webhook', jti: 'j' }, NOW);
+    expect(job).toMatchObject({
+      jobId: testUuid(1),
+      kind: 'job_change',
+      status: 'SUCCEEDED',
+      contextId: testUuid(3, 'cccccccc'),
+      startDate: '2026-03-04T10:11:12.123456-05:00',
+      stopDate: '2026-03-04T10:11:13.654321+02:00',
+      envelopeText: text,
+      payloadHash: computeBodyHash(text),
+      schemaValid: true,
+      schemaIssues: null,
+      jti: 'j',
+      tokenExpiresAtMs: NOW + 900_000,
+    });
+  });
+
+  it('uses the parsed envelope it is given instead of parsing again', () => {
+    const text = companyRevealText(testUuid(2));
+    const envelope = parseJsonText(text);
+    expect(prepareJob({ envelopeText: text, envelope, source: 'finder' }, NOW).envelope).toBe(envelope);
+  });
+
+  it('stores a missing status as the empty string and flags the misfit', () => {
+    const text = JSON.stringify({ input: { task: { ip: '1.2.3.4', job_id: testUuid(3) } } });
+    const job = prepareJob({ envelopeText: text, source: 'webhook' }, NOW);
+    expect(job.status).toBe('');
+    expect(job.schemaValid).toBe(false);
+    expect(JSON.parse(job.schemaIssues ?? '[]').length).toBeGreaterThan(0);
+  });
+
+  it('drops U+0000 from the status and dates it copies into columns', () => {
+    const text = jobChangeText(testUuid(6)).replace('"status":"SUCCEEDED"', '"status":"SUCC\\u0000EEDED"');
+    expect(prepareJob({ envelopeText: text, source: 'webhook' }, NOW).status).toBe('SUCCEEDED');
+  });
+
+  it('takes the token expiry it is given', () => {
+    const expires = new Date(NOW + 60_000);
+    const job = prepareJob(
+      { envelopeText: companyRevealText(testUuid(4)), source: 'webhook', jti: 'x', tokenExpiresAt: expires },
+      NOW,
+    );
+    expect(job.tokenExpiresAtMs).toBe(NOW + 60_000);
+  });
+
+  it.each([
+    ['text that is not JSON', { envelopeText: '{"status":', source: 'webhook' }],
+    [
+      'an envelope without job_id',
+      { envelopeText: '{"status":"SUCCEEDED","input":{"task":{}}}', source: 'webhook' },
+    ],
+    ['an empty job_id', { envelopeText: '{"input":{"task":{"job_id":""}}}', source: 'webhook' }],
+    [
+      'a job_id holding U+0000',
+      { envelopeText: '{"input":{"task":{"job_id":"a\\u0000b"}}}', source: 'webhook' },
+    ],
+    ['an unknown source', { envelopeText: companyRevealText(testUuid(5)), source: 'email' }],
+    ['an empty jti', { envelopeText: companyRevealText(testUuid(5)), source: 'webhook', jti: '' }],
+    [
+      'an invalid expiry',
+      {
+        envelopeText: companyRevealText(testUuid(5)),
+        source: 'webhook',
+        tokenExpiresAt: new Date(Number.NaN),
+      },
+    ],
+  ])('refuses %s with a TypeError', (_, input) => {
+    expect(() => prepareJob(input as never, NOW)).toThrow(TypeError);
+  });
+});
