@@ -3,6 +3,7 @@
  */
 import { type Command, Option } from 'commander';
 import { CONFIG_VARIABLES, LOG_LEVELS } from '../config/load-config.js';
+import { CliError, EXIT_USAGE } from './context.js';
 
 /** `--database-url`, overriding HOOKSYNC_DATABASE_URL. */
 export function addDatabaseOption(command: Command): Command {
@@ -38,4 +39,13 @@ export function addServiceOptions(command: Command): Command {
       '--api-key <key>',
       `API key of the account (env ${CONFIG_VARIABLES.apiKey}; prefer the variable)`,
     );
+}
+
+/** `--limit`: a positive integer, or undefined when the flag was not given. */
+export function parseLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new CliError(`--limit must be a positive integer (got "${value}")`, EXIT_USAGE);
+  }
+  return Number(value);
 }

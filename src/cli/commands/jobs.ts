@@ -1,24 +1,76 @@
 /** `hooksync jobs list|get`: read stored jobs. */
 import type { Command } from 'commander';
-import { type CliContext, notImplemented } from '../context.js';
-import { addDatabaseOption, addJsonOption } from '../options.js';
+import { loadConfig } from '../../config/load-config.js';
+import { JOB_KINDS } from '../../contract/enums.js';
+import { isJobId } from '../../contract/job-id.js';
+import { getJob, listJobs } from '../../storage/job-queries.js';
+import { withMigratedDatabase } from '../../storage/open-migrated-database.js';
+import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
+import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
+import { printTable } from '../print-table.js';
 
-export function registerJobsCommand(program: Command, _ctx: CliContext): void {
+interface ListFlags {
+  kind?: string;
+  status?: string;
+  limit?: string;
+  json?: boolean;
+  databaseUrl?: string;
+}
+
+export function registerJobsCommand(program: Command, ctx: CliContext): void {
   const jobs = program.command('jobs').description('read stored jobs');
   const list = jobs
     .command('list')
-    .description('list stored jobs (all that match unless --limit is given)')
-    .option('--kind <kind>', 'company_reveal, job_change, search_contact or unknown')
-    .option('--status <status>', 'RUNNING, SUCCEEDED, FAILED, TIMED_OUT or ABORTED')
-    .option('--limit <n>', 'at most this many, newest first');
+    .description('list stored jobs, newest first (all that match unless --limit is given)')
+    .option('--kind <kind>', `one of ${JOB_KINDS.join(', ')}`)
+    .option(
+      '--status <status>',
+      'RUNNING, SUCCEEDED, FAILED, TIMED_OUT or ABORTED (as the service spells it)',
+    )
+    .option('--limit <n>', 'at most this many');
   addJsonOption(list);
   addDatabaseOption(list);
-  list.action(() => notImplemented('jobs list'));
+  list.action(async (flags: ListFlags) => {
+    if (flags.kind !== undefined && !(JOB_KINDS as readonly string[]).includes(flags.kind)) {
+      throw new CliError(`--kind must be one of ${JOB_KINDS.join(', ')} (got "${flags.kind}")`, EXIT_USAGE);
+    }
+    const limit = parseLimit(flags.limit);
+    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
+      listJobs(db, {
+        ...(flags.kind !== undefined ? { kind: flags.kind as (typeof JOB_KINDS)[number] } : {}),
+        ...(flags.status !== undefined ? { status: flags.status } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      }),
+    );
+    const summaries = rows.map((row) => ({
+      job_id: row.job_id,
+      kind: row.kind,
+      status: row.status,
+      source: row.source,
+      received_at: row.received_at,
+      updated_at: row.updated_at,
+      schema_valid: row.schema_valid === 1,
+    }));
+    if (flags.json) {
+      writeLine(ctx.stdout, JSON.stringify(summaries, null, 2));
+      return;
+    }
+    printTable(ctx.stdout, ['job_id', 'kind', 'status', 'source', 'received_at'], summaries);
+  });
+
   const get = jobs
     .command('get')
-    .description('print one stored envelope exactly as it was stored')
+    .description('print one stored envelope on stdout, exactly as it was stored (with or without --json)')
     .argument('<job_id>', 'the job id');
   addJsonOption(get);
   addDatabaseOption(get);
-  get.action(() => notImplemented('jobs get'));
+  get.action(async (jobId: string, flags: { databaseUrl?: string }) => {
+    if (!isJobId(jobId)) throw new CliError(`job_id must be a UUID (got "${jobId}")`, EXIT_USAGE);
+    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const row = await withMigratedDatabase(config.databaseUrl, ({ db }) => getJob(db, jobId));
+    if (row === undefined) throw new CliError(`no stored job ${jobId}`);
+    // The envelope is already JSON, stored verbatim: printing it as is keeps it byte for byte.
+    ctx.stdout.write(row.envelope);
+  });
 }

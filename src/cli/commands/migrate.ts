@@ -1,10 +1,32 @@
 /** `hooksync migrate`: bring the database schema up to date. */
 import type { Command } from 'commander';
-import { type CliContext, notImplemented } from '../context.js';
+import { loadConfig } from '../../config/load-config.js';
+import { migrateToLatest } from '../../storage/migrate-to-latest.js';
+import { openDatabase } from '../../storage/open-database.js';
+import { redactDatabaseUrl } from '../../storage/redact-database-url.js';
+import { type CliContext, CliError, writeLine } from '../context.js';
 import { addDatabaseOption } from '../options.js';
 
-export function registerMigrateCommand(program: Command, _ctx: CliContext): void {
+export function registerMigrateCommand(program: Command, ctx: CliContext): void {
   const command = program.command('migrate').description('create or upgrade the database schema');
   addDatabaseOption(command);
-  command.action(() => notImplemented('migrate'));
+  command.action(async (flags: { databaseUrl?: string }) => {
+    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const database = await openDatabase(config.databaseUrl);
+    try {
+      const report = await migrateToLatest(database);
+      for (const name of report.applied) writeLine(ctx.stdout, `applied ${name}`);
+      if (report.error !== undefined) {
+        throw new CliError(`migration ${report.failed ?? ''} failed: ${report.error.message}`, 1, {
+          cause: report.error,
+        });
+      }
+      writeLine(
+        ctx.stdout,
+        `${redactDatabaseUrl(config.databaseUrl)} is up to date (${report.applied.length} migration(s) applied)`,
+      );
+    } finally {
+      await database.close();
+    }
+  });
 }

@@ -1,14 +1,43 @@
 /** `hooksync quarantine list`: refused callbacks and why. */
 import type { Command } from 'commander';
-import { type CliContext, notImplemented } from '../context.js';
-import { addDatabaseOption, addJsonOption } from '../options.js';
+import { loadConfig } from '../../config/load-config.js';
+import { listQuarantine } from '../../storage/job-queries.js';
+import { withMigratedDatabase } from '../../storage/open-migrated-database.js';
+import { type CliContext, writeLine } from '../context.js';
+import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
+import { printTable } from '../print-table.js';
 
-export function registerQuarantineCommand(program: Command, _ctx: CliContext): void {
+export function registerQuarantineCommand(program: Command, ctx: CliContext): void {
   const quarantine = program
     .command('quarantine')
     .description('callbacks that were refused, with the reason');
-  const list = quarantine.command('list').description('list quarantined callbacks, newest first');
+  const list = quarantine
+    .command('list')
+    .description(
+      'list quarantined callbacks, newest first (bodies are not printed: they may hold personal data)',
+    )
+    .option('--limit <n>', 'at most this many');
   addJsonOption(list);
   addDatabaseOption(list);
-  list.action(() => notImplemented('quarantine list'));
+  list.action(async (flags: { json?: boolean; limit?: string; databaseUrl?: string }) => {
+    const limit = parseLimit(flags.limit);
+    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
+      listQuarantine(db, limit !== undefined ? { limit } : {}),
+    );
+    const summaries = rows.map((row) => ({
+      id: row.id,
+      received_at: row.received_at,
+      reason: row.reason,
+      claimed_job_id: row.claimed_job_id,
+      kind: row.kind,
+      bytes: row.body.length,
+      detail: row.detail,
+    }));
+    if (flags.json) {
+      writeLine(ctx.stdout, JSON.stringify(summaries, null, 2));
+      return;
+    }
+    printTable(ctx.stdout, ['received_at', 'reason', 'claimed_job_id', 'kind', 'bytes', 'detail'], summaries);
+  });
 }

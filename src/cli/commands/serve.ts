@@ -1,9 +1,24 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
-import { type CliContext, notImplemented } from '../context.js';
+import { loadConfig } from '../../config/load-config.js';
+import { startReceiver } from '../../receiver/start-receiver.js';
+import type { CliContext } from '../context.js';
+import { createLogger } from '../create-logger.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
 
-export function registerServeCommand(program: Command, _ctx: CliContext): void {
+interface ServeFlags {
+  host?: string;
+  port?: string;
+  jwksUrl?: string;
+  unsigned?: string;
+  reconcileCron?: string;
+  apiBaseUrl?: string;
+  apiKey?: string;
+  databaseUrl?: string;
+  logLevel?: string;
+}
+
+export function registerServeCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('serve')
     .description(
@@ -18,10 +33,28 @@ export function registerServeCommand(program: Command, _ctx: CliContext): void {
     .option(
       '--unsigned <policy>',
       'unsigned callbacks: reject or fetch (env HOOKSYNC_UNSIGNED, default reject)',
-    )
-    .option('--reconcile-cron <expr>', 'also run reconcile on this cron schedule, e.g. "0 3 * * *"');
+    );
   addServiceOptions(command);
   addDatabaseOption(command);
   addLogLevelOption(command);
-  command.action(() => notImplemented('serve'));
+  command.action(async (flags: ServeFlags) => {
+    const config = loadConfig(ctx.env, {
+      host: flags.host,
+      port: flags.port,
+      jwksUrl: flags.jwksUrl,
+      unsigned: flags.unsigned,
+      apiBaseUrl: flags.apiBaseUrl,
+      apiKey: flags.apiKey,
+      databaseUrl: flags.databaseUrl,
+      logLevel: flags.logLevel,
+    });
+    const logger = createLogger(config.logLevel);
+    const running = await startReceiver({ config, logger });
+    logger.info({ url: running.url, webhook: `${running.url}/webhooks` }, 'hooksync serve is listening');
+    const signal = await ctx.shutdown;
+    logger.info({ signal }, 'draining in-flight deliveries, then closing');
+    await running.close();
+    logger.info('closed');
+    logger.flush();
+  });
 }

@@ -1,0 +1,68 @@
+/**
+ * The receiver's Prometheus metrics, in a registry of their own (no global state, so that several
+ * receivers can live in one process, as in tests).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Metric handles shared by the receiver, the key-set cache and reconcile. */
+export interface ReceiverMetrics {
+  readonly registry: Registry;
+  /** Deliveries by outcome: stored, updated, duplicate, replay, refused, retry_later, overloaded, ... */
+  readonly deliveries: Counter<'outcome' | 'reason'>;
+  readonly verifySeconds: Histogram;
+  readonly commitSeconds: Histogram;
+  readonly keySetRefreshes: Counter<'result'>;
+  readonly quarantineSize: Gauge;
+  /** Jobs reconcile recovered that never came by webhook: the signal that callbacks are being lost. */
+  readonly reconcileRecovered: Counter<'kind'>;
+}
+
+/** Creates the metrics; `quarantineCount` is called on each scrape to report the quarantine's size. */
+export function createMetrics(
+  options: { quarantineCount?: () => Promise<number>; defaults?: boolean } = {},
+): ReceiverMetrics {
+  const registry = new Registry();
+  if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'hooksync_' });
+  const { quarantineCount } = options;
+  return {
+    registry,
+    deliveries: new Counter({
+      name: 'hooksync_deliveries_total',
+      help: 'Webhook deliveries by outcome (and refusal reason)',
+      labelNames: ['outcome', 'reason'],
+      registers: [registry],
+    }),
+    verifySeconds: new Histogram({
+      name: 'hooksync_verify_seconds',
+      help: 'Time to verify a callback signature and body hash',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25],
+      registers: [registry],
+    }),
+    commitSeconds: new Histogram({
+      name: 'hooksync_commit_seconds',
+      help: 'Time from handing a verified job to the store to its durable commit',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    keySetRefreshes: new Counter({
+      name: 'hooksync_jwks_refreshes_total',
+      help: 'Key-set fetches by result',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    quarantineSize: new Gauge({
+      name: 'hooksync_quarantine_rows',
+      help: 'Refused callbacks kept in quarantine',
+      registers: [registry],
+      async collect() {
+        if (quarantineCount) this.set(await quarantineCount());
+      },
+    }),
+    reconcileRecovered: new Counter({
+      name: 'hooksync_reconcile_recovered_total',
+      help: 'Jobs recovered by reconcile that never arrived by webhook (callbacks are being lost)',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+  };
+}

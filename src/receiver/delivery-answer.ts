@@ -1,0 +1,102 @@
+/**
+ * What the receiver answers, in one exhaustive table. The service retries only on 429, 500, 502 and 504
+ * (interface, Events rule 2), so: 2xx only after the commit; 4xx only for what no retry can fix; 500 for
+ * transient trouble; never 503.
+ */
+import type { SignatureReason } from '../errors.js';
+
+/** How a delivery ended, as counted in metrics and logs. */
+export type DeliveryOutcome =
+  | 'stored'
+  | 'updated'
+  | 'duplicate'
+  | 'replay'
+  | 'fetched'
+  | 'refused'
+  | 'retry_later'
+  | 'overloaded';
+
+/** Refusals that are not about the signature. */
+export type RequestRefusal =
+  | 'BODY_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BODY_NOT_UTF8'
+  | 'NO_FINDER'
+  | 'FINDER_REFUSED';
+
+/** Every reason a delivery can be refused, with the status the sender sees. */
+export const REFUSAL_STATUS: Readonly<Record<SignatureReason | RequestRefusal, number>> = Object.freeze({
+  SIGNATURE_MISSING: 401,
+  SIGNATURE_MALFORMED: 401,
+  SIGNATURE_BAD_ALG: 401,
+  SIGNATURE_BAD_TYP: 401,
+  SIGNATURE_UNKNOWN_KID: 401,
+  SIGNATURE_INVALID: 401,
+  SIGNATURE_CLAIM_MISSING: 401,
+  SIGNATURE_EXPIRED: 401,
+  SIGNATURE_NOT_YET_VALID: 401,
+  SIGNATURE_LIFETIME_TOO_LONG: 401,
+  BODY_HASH_ALG_UNSUPPORTED: 401,
+  BODY_HASH_MISMATCH: 400,
+  BODY_MALFORMED_JSON: 400,
+  BODY_NOT_UTF8: 400,
+  JOB_ID_MISMATCH: 400,
+  // Only reached when the key set cannot answer for an unknown kid: a retry can succeed.
+  KEYSET_UNAVAILABLE: 500,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  NO_FINDER: 401,
+  FINDER_REFUSED: 401,
+});
+
+/**
+ * Refusals that do not prove forgery (the job may be real: a late retry, a rotated key, a sender without
+ * signing configuration, a body we would not take): their claimed job_id becomes a ledger hint, so that
+ * reconcile fetches the authoritative copy.
+ */
+export const HINTED_REFUSALS: ReadonlySet<string> = new Set<SignatureReason | RequestRefusal>([
+  'SIGNATURE_MISSING',
+  'SIGNATURE_EXPIRED',
+  'SIGNATURE_NOT_YET_VALID',
+  'SIGNATURE_UNKNOWN_KID',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'NO_FINDER',
+]);
+
+/** The receiver's answer to one delivery. */
+export interface DeliveryAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  outcome: DeliveryOutcome;
+  /** Refusal reason, for logs and metrics. */
+  reason?: string;
+  /** Sent as Retry-After on 429 and 500. */
+  retryAfterSeconds?: number;
+}
+
+/** A refusal answer: the error object names the reason. */
+export function refusal(reason: SignatureReason | RequestRefusal, message: string): DeliveryAnswer {
+  return {
+    status: REFUSAL_STATUS[reason],
+    body: { status: 'error', code: reason, message },
+    outcome: REFUSAL_STATUS[reason] >= 500 ? 'retry_later' : 'refused',
+    reason,
+  };
+}
+
+/** A transient failure: the sender retries (500, or 429 when we shed load). */
+export function retryLater(
+  code: string,
+  message: string,
+  status: 429 | 500 = 500,
+  retryAfterSeconds = 1,
+): DeliveryAnswer {
+  return {
+    status,
+    body: { status: 'error', code, message },
+    outcome: status === 429 ? 'overloaded' : 'retry_later',
+    reason: code,
+    retryAfterSeconds,
+  };
+}

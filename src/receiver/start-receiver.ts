@@ -1,0 +1,165 @@
+/**
+ * Everything `hooksync serve` runs, wired together: database (migrated), key set, job store, delivery
+ * handler, HTTP server. Used by the CLI, the demo, the tests and the benchmarks, so that they all run
+ * the same receiver. Whatever it opens, its close() closes, in reverse order.
+ */
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { createClient } from '../client/create-client.js';
+import type { HooksyncConfig } from '../config/load-config.js';
+import { ConfigError } from '../errors.js';
+import { createAdminRouter } from '../reconcile/create-admin-router.js';
+import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
+import { createJobStore } from '../storage/job-store.js';
+import type { HooksyncDatabase } from '../storage/open-database.js';
+import { openMigratedDatabase } from '../storage/open-migrated-database.js';
+import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
+import { createMetrics, type ReceiverMetrics } from './create-metrics.js';
+import { createReceiver, type Receiver } from './create-receiver.js';
+import { createDeliveryHandler, type FinderFetch } from './handle-delivery.js';
+
+/** Knobs beyond the config, mostly for tests and benchmarks. */
+export interface StartReceiverOptions {
+  config: HooksyncConfig;
+  logger?: Logger;
+  /**
+   * Clock in epoch ms for token times (iat, exp) and stored timestamps (default Date.now). The key set's
+   * refresh and cooldown timers keep the real clock.
+   */
+  now?: () => number;
+  fetch?: typeof globalThis.fetch;
+  bodyLimitBytes?: number;
+  toleranceSeconds?: number;
+  /** Least ms between key-set refetches for unknown kids (default 30 s). */
+  unknownKidCooldownMs?: number;
+  /** Overrides the config's port (0 picks a free one). */
+  port?: number;
+}
+
+/** A receiver that is listening. */
+export interface RunningReceiver {
+  readonly url: string;
+  readonly database: HooksyncDatabase;
+  readonly keys: KeySetCache;
+  readonly metrics: ReceiverMetrics;
+  readonly receiver: Receiver;
+  /** Drains in-flight deliveries and deferred work, then closes the store, key set and database. */
+  close(): Promise<void>;
+}
+
+/** Opens, migrates, loads the key set and listens. */
+export async function startReceiver(options: StartReceiverOptions): Promise<RunningReceiver> {
+  const { config } = options;
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const now = options.now ?? Date.now;
+  if (config.jwksUrl === undefined) {
+    throw new ConfigError(
+      'serve needs HOOKSYNC_JWKS_URL or HOOKSYNC_API_BASE_URL to fetch the webhook key set',
+    );
+  }
+  const client =
+    config.apiBaseUrl !== undefined && config.apiKey !== undefined
+      ? createClient({
+          baseUrl: config.apiBaseUrl,
+          apiKey: config.apiKey,
+          logger,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        })
+      : undefined;
+  if (config.unsigned === 'fetch' && client === undefined) {
+    throw new ConfigError(
+      'HOOKSYNC_UNSIGNED=fetch needs HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to reach the finders',
+    );
+  }
+
+  const database = await openMigratedDatabase(config.databaseUrl, { logger });
+  const closers: Array<() => Promise<void> | void> = [() => database.close()];
+  let closing: Promise<void> | undefined;
+  const closeAll = (): Promise<void> => {
+    closing ??= (async () => {
+      for (const close of [...closers].reverse()) await close();
+    })();
+    return closing;
+  };
+  try {
+    const keys = createKeySetCache({
+      url: config.jwksUrl,
+      logger,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.unknownKidCooldownMs !== undefined
+        ? { unknownKidCooldownMs: options.unknownKidCooldownMs }
+        : {}),
+    });
+    try {
+      await keys.load();
+    } catch (error) {
+      // Not fatal: deliveries get 500 (retried by the sender) and /readyz says not ready until keys load.
+      logger.warn({ err: error }, 'webhook key set not loaded at start; will keep trying');
+    }
+    keys.start();
+    closers.push(() => keys.stop());
+
+    const store = createJobStore({ database, logger, now });
+    closers.push(() => store.close());
+
+    const { db } = database;
+    const metrics = createMetrics({
+      quarantineCount: async () =>
+        Number(
+          (
+            await db
+              .selectFrom('quarantine')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+    });
+    const fetchFromFinder: FinderFetch | undefined = client
+      ? async (kind, jobId) => {
+          const response =
+            kind === 'job_change'
+              ? await client.jobChange.find(jobId)
+              : await client.searchContact.find(jobId);
+          return { raw: response.raw, job: response.job };
+        }
+      : undefined;
+    const handler = createDeliveryHandler({
+      keys,
+      store,
+      unsigned: config.unsigned,
+      ...(fetchFromFinder ? { fetchFromFinder } : {}),
+      recordHint: async (hint) => {
+        await recordExpectedJobs(db, [hint], 'hint', new Date(now()));
+      },
+      now,
+      ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
+      logger,
+      metrics,
+    });
+    const receiver = createReceiver({
+      handleDelivery: handler,
+      metrics,
+      logger,
+      ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+      isReady: async () => {
+        let databaseUp = true;
+        try {
+          await db.selectFrom('leases').select('name').limit(1).execute();
+        } catch {
+          databaseUp = false;
+        }
+        const keysLoaded = keys.stats().ready;
+        return { ready: databaseUp && keysLoaded, checks: { database: databaseUp, keys: keysLoaded } };
+      },
+      extend: (app) => {
+        app.use(createAdminRouter({ db, adminToken: config.adminToken, now: () => new Date(now()) }));
+      },
+    });
+    const url = await receiver.listen(options.port ?? config.port, config.host);
+    closers.push(() => receiver.close());
+    return { url, database, keys, metrics, receiver, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The receiver's behaviour through its HTTP surface, run on SQLite and on Postgres by the two test files
+ * beside this one.
+ */
+import { randomUUID } from 'node:crypto';
+import { base64url, exportJWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJob, listQuarantine } from '../../../src/storage/job-queries.js';
+import { envelopeText } from '../../helpers/envelope-texts.js';
+import {
+  type Dialect,
+  deliver,
+  NOW_S,
+  type ReceiverHarness,
+  startHarness,
+} from '../../helpers/receiver-harness.js';
+import { createSigningKey, signDelivery } from '../../helpers/webhook-signer.js';
+
+export function receiverSuite(dialect: Dialect): void {
+  let h: ReceiverHarness;
+  beforeAll(async () => {
+    h = await startHarness(dialect);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const db = () => h.running.database.db;
+  const sign = (body: string, jobId: string, extra: Partial<Parameters<typeof signDelivery>[1]> = {}) =>
+    signDelivery(body, { key: h.key, iat: NOW_S, jobId, ...extra });
+
+  it('stores a verified delivery once, byte for byte, and answers 200 after the commit', async () => {
+    const { text, jobId } = envelopeText('company-reveal');
+    const answer = await deliver(h.url, text, await sign(text, jobId));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ job_id: jobId, kind: 'company_reveal', duplicate: false });
+    const row = await getJob(db(), jobId);
+    expect(row?.envelope).toBe(text);
+    expect(row?.source).toBe('webhook');
+    expect(row?.status).toBe('SUCCEEDED');
+  });
+
+  it('keeps unusual spacing, \\u escapes and microsecond dates exactly as sent', async () => {
+    const jobId = randomUUID();
+    const text = `{"status" :"SUCCEEDED",  "start_date":"2026-03-04T10:11:12.123456+00:00","stop_date":"2026-03-04T10:11:13.000001+02:00",\n\t"input":{"task":{"ip":"203.0.113.9","webhook_url":null,"custom_fields":{"note":"caf\\u00e9 \\ud83d\\ude00 \\"q\\""},"job_id":"${jobId}","context_id":"${randomUUID()}"}},"output":{"ip":"203.0.113.9","type":"isp","confidence_score":null,"ip_geo":{"city":null,"state":null,"country":"Fran\\u00e7e"},"company":{},"usage":{"total_usd":0,"balance_remaining_usd":1.5,"persons_count":0,"persons_usd":0,"phones_count":0,"phones_usd":0,"companies_count":0,"companies_usd":0}}}  `;
+    const answer = await deliver(h.url, text, await sign(text, jobId));
+    expect(answer.status).toBe(200);
+    expect((await getJob(db(), jobId))?.envelope).toBe(text);
+  });
+
+  it('answers a replayed token and a re-sent job with 200 duplicate, storing nothing twice', async () => {
+    const { text, jobId } = envelopeText('job-change-moved');
+    const token = await sign(text, jobId);
+    expect((await deliver(h.url, text, token)).body).toMatchObject({ duplicate: false, kind: 'job_change' });
+    expect((await deliver(h.url, text, token)).body).toMatchObject({ duplicate: true });
+    expect((await deliver(h.url, text, await sign(text, jobId))).body).toMatchObject({ duplicate: true });
+    const rows = await db().selectFrom('jobs').where('job_id', '=', jobId).selectAll().execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('converges 20 jobs x 10 concurrent duplicate deliveries on 20 stored jobs', async () => {
+    const jobs = Array.from({ length: 20 }, () => envelopeText('search-contact'));
+    const deliveries = await Promise.all(
+      jobs.flatMap(({ text, jobId }) =>
+        Array.from({ length: 10 }, async () => ({ text, jobId, token: await sign(text, jobId) })),
+      ),
+    );
+    const answers = await Promise.all(deliveries.map((d) => deliver(h.url, d.text, d.token)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(20);
+    const ids = jobs.map((j) => j.jobId);
+    const stored = await db().selectFrom('jobs').where('job_id', 'in', ids).select('job_id').execute();
+    expect(stored).toHaveLength(20);
+    const persons = await db().selectFrom('persons').where('job_id', 'in', ids).select('job_id').execute();
+    expect(persons.length).toBe(20 * 2);
+  });
+
+  describe('refuses one-mutation forgeries with the reason, quarantines them, stores nothing', () => {
+    type Case = [
+      name: string,
+      status: number,
+      code: string,
+      make: () => Promise<{ body: string; token: string | undefined; contentType?: string; jobId: string }>,
+    ];
+    const base = async (extra: Partial<Parameters<typeof signDelivery>[1]> = {}) => {
+      const { text, jobId } = envelopeText('company-reveal');
+      return { body: text, jobId, token: await sign(text, jobId, extra) };
+    };
+    const tokenWithHeader = async (header: Record<string, unknown>, signWith?: 'hs256') => {
+      const { text, jobId } = envelopeText('company-reveal');
+      const claims = {
+        iat: NOW_S,
+        exp: NOW_S + 900,
+        jti: randomUUID(),
+        job_id: jobId,
+        body_hash: '',
+        body_hash_alg: 'sha-256',
+      };
+      const { computeBodyHash } = await import('../../../src/contract/webhook-signature.js');
+      claims.body_hash = computeBodyHash(text);
+      if (signWith === 'hs256') {
+        const secret = new TextEncoder().encode(
+          JSON.stringify(await exportJWK((await createSigningKey()).privateKey)),
+        );
+        return {
+          body: text,
+          jobId,
+          token: await new SignJWT(claims)
+            .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: h.key.kid })
+            .sign(secret),
+        };
+      }
+      const enc = (v: unknown) => base64url.encode(JSON.stringify(v));
+      return { body: text, jobId, token: `${enc(header)}.${enc(claims)}.` };
+    };
+    const cases: Case[] = [
+      [
+        'a changed body byte',
+        400,
+        'BODY_HASH_MISMATCH',
+        async () => {
+          const d = await base();
+          return { ...d, body: d.body.replace('"high"', '"HIGH"') };
+        },
+      ],
+      [
+        'an unknown kid',
+        401,
+        'SIGNATURE_UNKNOWN_KID',
+        async () => {
+          const { text, jobId } = envelopeText('company-reveal');
+          return {
+            body: text,
+            jobId,
+            token: await signDelivery(text, { key: await createSigningKey('rogue-kid'), iat: NOW_S, jobId }),
+          };
+        },
+      ],
+      [
+        'a rogue key under a known kid',
+        401,
+        'SIGNATURE_INVALID',
+        async () => {
+          const { text, jobId } = envelopeText('company-reveal');
+          return {
+            body: text,
+            jobId,
+            token: await signDelivery(text, { key: await createSigningKey(h.key.kid), iat: NOW_S, jobId }),
+          };
+        },
+      ],
+      [
+        'alg none',
+        401,
+        'SIGNATURE_BAD_ALG',
+        () => tokenWithHeader({ alg: 'none', typ: 'JWT', kid: h.key.kid }),
+      ],
+      ['HS256 keyed with a key', 401, 'SIGNATURE_BAD_ALG', () => tokenWithHeader({}, 'hs256')],
+      ['expired', 401, 'SIGNATURE_EXPIRED', () => base({ iat: NOW_S - 1000, exp: NOW_S - 100 })],
+      ['exp far out', 401, 'SIGNATURE_LIFETIME_TOO_LONG', () => base({ exp: NOW_S + 86_400 })],
+      ['iat in the future', 401, 'SIGNATURE_NOT_YET_VALID', () => base({ iat: NOW_S + 600 })],
+      ...(['iat', 'exp', 'jti', 'job_id', 'body_hash', 'body_hash_alg'] as const).map(
+        (claim): Case => [`no ${claim}`, 401, 'SIGNATURE_CLAIM_MISSING', () => base({ omit: [claim] })],
+      ),
+      ['a job_id claim for another job', 400, 'JOB_ID_MISMATCH', () => base({ jobId: randomUUID() })],
+      ['another body_hash_alg', 401, 'BODY_HASH_ALG_UNSUPPORTED', () => base({ bodyHashAlg: 'sha-512' })],
+      [
+        'two segments',
+        401,
+        'SIGNATURE_MALFORMED',
+        async () => {
+          const d = await base();
+          return { ...d, token: d.token.split('.').slice(0, 2).join('.') };
+        },
+      ],
+      [
+        'a header that is not JSON',
+        401,
+        'SIGNATURE_MALFORMED',
+        async () => {
+          const d = await base();
+          return { ...d, token: `bm90IGpzb24.${d.token.split('.').slice(1).join('.')}` };
+        },
+      ],
+      [
+        'no signature at all',
+        401,
+        'SIGNATURE_MISSING',
+        async () => ({ ...(await base()), token: undefined }),
+      ],
+      [
+        'a non-JSON content type',
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        async () => ({ ...(await base()), contentType: 'text/plain' }),
+      ],
+    ];
+    it.each(cases)('%s → %i %s', async (_name, status, code, make) => {
+      const d = await make();
+      const answer = await deliver(h.url, d.body, d.token, d.contentType);
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatchObject({ code });
+      expect(await getJob(db(), d.jobId)).toBeUndefined();
+      const quarantined = await db()
+        .selectFrom('quarantine')
+        .where('claimed_job_id', '=', d.jobId)
+        .selectAll()
+        .execute();
+      expect(quarantined.map((q) => q.reason)).toContain(code);
+      expect(Buffer.from(quarantined[0]!.body).toString('utf8')).toBe(d.body);
+    });
+  });
+
+  it('leaves a ledger hint for refusals that do not prove forgery, and none for a forged body', async () => {
+    const expired = envelopeText('job-change-left');
+    await deliver(
+      h.url,
+      expired.text,
+      await sign(expired.text, expired.jobId, { iat: NOW_S - 2000, exp: NOW_S - 1100 }),
+    );
+    const unsigned = envelopeText('search-contact');
+    await deliver(h.url, unsigned.text, undefined);
+    const tampered = envelopeText('job-change-moved');
+    const token = await sign(tampered.text, tampered.jobId);
+    await deliver(h.url, tampered.text.replace('moved', 'left'), token);
+    const hints = await db()
+      .selectFrom('expected_jobs')
+      .where('job_id', 'in', [expired.jobId, unsigned.jobId, tampered.jobId])
+      .select(['job_id', 'kind', 'state', 'origin'])
+      .execute();
+    expect(hints).toEqual(
+      expect.arrayContaining([
+        { job_id: expired.jobId, kind: 'job_change', state: 'pending', origin: 'hint' },
+        { job_id: unsigned.jobId, kind: 'search_contact', state: 'pending', origin: 'hint' },
+      ]),
+    );
+    expect(hints.map((x) => x.job_id)).not.toContain(tampered.jobId);
+  });
+
+  it('refuses a 64 MB body with 413 without reading it', async () => {
+    const big = new Uint8Array(64 * 1024 * 1024).fill(0x20);
+    const { jobId } = envelopeText('company-reveal');
+    const answer = await deliver(h.url, big, await sign('{}', jobId));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ code: 'BODY_TOO_LARGE' });
+    const hint = await db()
+      .selectFrom('expected_jobs')
+      .where('job_id', '=', jobId)
+      .select('origin')
+      .executeTakeFirst();
+    expect(hint?.origin).toBe('hint');
+  });
+
+  it('answers /healthz, /readyz and /metrics', async () => {
+    expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${h.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { database: true, keys: true } });
+    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metrics).toMatch(/hooksync_deliveries_total\{outcome="stored",reason=""\} \d+/);
+    expect(metrics).toMatch(/hooksync_quarantine_rows [1-9]/);
+    expect(metrics).toMatch(/hooksync_verify_seconds_count [1-9]/);
+  });
+
+  it('lists what it refused', async () => {
+    const rows = await listQuarantine(db(), { limit: 5 });
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('never writes a token, key or body to its logs', async () => {
+    const { text, jobId } = envelopeText('company-reveal');
+    const token = await sign(text, jobId, { iat: NOW_S - 5000, exp: NOW_S - 4200 });
+    await deliver(h.url, text, token);
+    const logs = h.logs();
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(token.split('.')[2]!);
+    expect(logs).not.toContain('203.0.113.42');
+  });
+}
