@@ -13,6 +13,7 @@ import type { JobStore } from '../storage/job-store.js';
 import { decodeClaimsUnverified } from '../webhooks/decode-claims-unverified.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { verifyCallback } from '../webhooks/verify-callback.js';
+import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 import {
   type DeliveryAnswer,
@@ -52,6 +53,8 @@ export interface DeliveryHandlerDeps {
   toleranceSeconds?: number;
   logger?: Logger;
   metrics?: ReceiverMetrics;
+  /** Per-hour outcome counts for the status page. */
+  stats?: DeliveryStats;
 }
 
 /** Answers deliveries. Never throws: every failure becomes an answer. */
@@ -205,6 +208,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       answer = retryLater('INTERNAL_ERROR', 'unexpected failure; retry later');
     }
     metrics?.deliveries.inc({ outcome: answer.outcome, reason: answer.reason ?? '' });
+    deps.stats?.count(answer.outcome);
     return answer;
   }
 

@@ -14,9 +14,11 @@ import { createJobStore } from '../storage/job-store.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
+import { createDeliveryStats, type DeliveryStats } from './create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from './create-metrics.js';
 import { createReceiver, type Receiver } from './create-receiver.js';
 import { createDeliveryHandler, type FinderFetch } from './handle-delivery.js';
+import { createStatusPageRouter } from './status-page/create-status-page-router.js';
 
 /** Knobs beyond the config, mostly for tests and benchmarks. */
 export interface StartReceiverOptions {
@@ -42,6 +44,7 @@ export interface RunningReceiver {
   readonly database: HooksyncDatabase;
   readonly keys: KeySetCache;
   readonly metrics: ReceiverMetrics;
+  readonly stats: DeliveryStats;
   readonly receiver: Receiver;
   /** Drains in-flight deliveries and deferred work, then closes the store, key set and database. */
   close(): Promise<void>;
@@ -103,6 +106,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     closers.push(() => store.close());
 
     const { db } = database;
+    const stats = createDeliveryStats({ db, now, logger });
+    closers.push(() => stats.close());
     const metrics = createMetrics({
       quarantineCount: async () =>
         Number(
@@ -135,6 +140,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
       logger,
       metrics,
+      stats,
     });
     const receiver = createReceiver({
       handleDelivery: handler,
@@ -153,11 +159,12 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       },
       extend: (app) => {
         app.use(createAdminRouter({ db, adminToken: config.adminToken, now: () => new Date(now()) }));
+        app.use(createStatusPageRouter({ db, adminToken: config.adminToken, now: () => new Date(now()), logger }));
       },
     });
     const url = await receiver.listen(options.port ?? config.port, config.host);
     closers.push(() => receiver.close());
-    return { url, database, keys, metrics, receiver, close: closeAll };
+    return { url, database, keys, metrics, stats, receiver, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -193,6 +193,15 @@ export interface ExportCursorsTable {
 }
 
 /** Every table, as Kysely sees the database. */
+/** Deliveries per hour and outcome (the status page's chart). */
+export interface DeliveryStatsTable {
+  /** Start of the hour, ISO 8601 UTC (e.g. 2026-11-22T21:00:00.000Z). */
+  hour: string;
+  /** A DeliveryOutcome: stored, updated, duplicate, replay, fetched, refused, retry_later, overloaded. */
+  outcome: string;
+  count: number;
+}
+
 export interface Database {
   jobs: JobsTable;
   deliveries: DeliveriesTable;
@@ -204,4 +213,5 @@ export interface Database {
   reconcile_runs: ReconcileRunsTable;
   leases: LeasesTable;
   export_cursors: ExportCursorsTable;
+  delivery_stats: DeliveryStatsTable;
 }

@@ -5,6 +5,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { type ColumnTypes, columnTypesFor, type StorageDialect } from '../column-types.js';
 import * as m001 from './001-initial.js';
+import * as m002 from './002-delivery-stats.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -15,6 +16,7 @@ export interface MigrationModule {
 /** Every migration, by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.freeze({
   '001_initial': m001,
+  '002_delivery_stats': m002,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

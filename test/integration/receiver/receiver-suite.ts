@@ -262,6 +262,16 @@ export function receiverSuite(dialect: Dialect): void {
     expect(metrics).toMatch(/hooksync_verify_seconds_count [1-9]/);
   });
 
+  it('counts deliveries per hour and outcome for the status page', async () => {
+    await h.running.stats.flush();
+    const rows = await db().selectFrom('delivery_stats').selectAll().execute();
+    const byOutcome = Object.fromEntries(rows.map((r) => [r.outcome, Number(r.count)]));
+    expect(byOutcome.stored).toBeGreaterThanOrEqual(20);
+    expect(byOutcome.refused).toBeGreaterThanOrEqual(15);
+    expect(byOutcome.duplicate).toBeGreaterThanOrEqual(180);
+    expect(rows.every((r) => r.hour === '2026-11-22T12:00:00.000Z')).toBe(true);
+  });
+
   it('lists what it refused', async () => {
     const rows = await listQuarantine(db(), { limit: 5 });
     expect(rows.length).toBeGreaterThan(0);

@@ -1,6 +1,8 @@
 /** Storage suite: migrations from scratch, idempotent, and concurrent. */
+
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
+import { MIGRATIONS } from '../../../src/storage/migrations/migration-provider.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
 import { type SuiteContext, TABLES } from './suite-context.js';
 
@@ -12,7 +14,7 @@ export function defineMigrationTests(ctx: SuiteContext): void {
       const db = await openDatabase(fresh.url);
       try {
         const first = await migrateToLatest(db);
-        expect(first).toEqual({ applied: ['001_initial'], failed: undefined, error: undefined });
+        expect(first).toEqual({ applied: Object.keys(MIGRATIONS), failed: undefined, error: undefined });
         const second = await migrateToLatest(db);
         expect(second).toEqual({ applied: [], failed: undefined, error: undefined });
         for (const table of TABLES) {
@@ -37,7 +39,7 @@ export function defineMigrationTests(ctx: SuiteContext): void {
             ? await Promise.all([migrateToLatest(a), migrateToLatest(b)])
             : [await migrateToLatest(a), await migrateToLatest(b)];
         for (const report of reports) expect(report.error).toBeUndefined();
-        expect(reports.flatMap((r) => r.applied)).toEqual(['001_initial']);
+        expect(reports.flatMap((r) => r.applied)).toEqual(Object.keys(MIGRATIONS));
       } finally {
         await a.close();
         await b.close();

@@ -1,0 +1,90 @@
+/**
+ * The quarantine as the status page shows it: how many refused callbacks per reason, and the latest ones
+ * with the first bytes of their body (a body can be 32 MiB, so only a prefix is read from the database).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../storage/database.js';
+
+/** Latest quarantined callbacks listed. */
+export const DEFAULT_QUARANTINE_LIST_LIMIT = 50;
+/** Bytes of each body shown. */
+export const DEFAULT_BODY_PREVIEW_BYTES = 240;
+
+/** One quarantined callback, without most of its body. */
+export interface QuarantineEntry {
+  readonly id: string;
+  readonly reason: string;
+  readonly detail: string | null;
+  readonly claimedJobId: string | null;
+  readonly kind: string | null;
+  readonly contentType: string | null;
+  readonly receivedAt: string;
+  /** The start of the body decoded as UTF-8 (invalid bytes become U+FFFD; a character cut at the end is dropped). */
+  readonly bodyPreview: string;
+  readonly bodyBytes: number;
+}
+
+/** Reason counts and the latest entries. */
+export interface QuarantineSummary {
+  readonly total: number;
+  /** Most frequent first. */
+  readonly reasons: readonly { readonly reason: string; readonly count: number }[];
+  /** Newest first. */
+  readonly latest: readonly QuarantineEntry[];
+}
+
+/** Reads the quarantine summary. */
+export async function loadQuarantineSummary(
+  db: Kysely<Database>,
+  limit: number = DEFAULT_QUARANTINE_LIST_LIMIT,
+): Promise<QuarantineSummary> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('limit must be a positive integer');
+  const reasonRows = await db
+    .selectFrom('quarantine')
+    .select((eb) => ['reason', eb.fn.countAll().as('n')])
+    .groupBy('reason')
+    .execute();
+  const reasons = reasonRows
+    .map((row) => ({ reason: row.reason, count: Number(row.n) }))
+    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+
+  // substr and length work on bytes for SQLite blobs and Postgres bytea alike.
+  const rows = await db
+    .selectFrom('quarantine')
+    .select([
+      'id',
+      'reason',
+      'detail',
+      'claimed_job_id',
+      'kind',
+      'content_type',
+      'received_at',
+      sql<Uint8Array | null>`substr(body, 1, ${sql.lit(DEFAULT_BODY_PREVIEW_BYTES)})`.as('body_prefix'),
+      sql<number | string | null>`length(body)`.as('body_bytes'),
+    ])
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return {
+    total: reasons.reduce((sum, r) => sum + r.count, 0),
+    reasons,
+    latest: rows.map((row) => ({
+      id: row.id,
+      reason: row.reason,
+      detail: row.detail,
+      claimedJobId: row.claimed_job_id,
+      kind: row.kind,
+      contentType: row.content_type,
+      receivedAt: row.received_at,
+      bodyPreview: decodePrefix(row.body_prefix),
+      bodyBytes: Number(row.body_bytes ?? 0),
+    })),
+  };
+}
+
+function decodePrefix(bytes: Uint8Array | null): string {
+  if (bytes === null) return '';
+  // stream: true without a final flush drops a multi-byte character cut by the prefix instead of showing U+FFFD.
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: true });
+}

@@ -1,0 +1,106 @@
+/**
+ * Everything the status page shows, read at once. Each section is read on its own: a section that cannot
+ * be read (a table a newer version adds, a database hiccup) is shown as unavailable, the others still show.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { ExpectedJobRow } from '../../reconcile/list-expected-jobs.js';
+import { countExpectedJobs, listExpectedJobs } from '../../reconcile/list-expected-jobs.js';
+import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
+import type { Database, ExpectedJobState } from '../../storage/database.js';
+import { type DeliveryStats, loadDeliveryStats } from './load-delivery-stats.js';
+import { loadQuarantineSummary, type QuarantineSummary } from './load-quarantine-summary.js';
+
+/** Ledger entries listed per state. */
+export const DEFAULT_LEDGER_LIST_LIMIT = 50;
+/** Reconcile runs listed. */
+export const DEFAULT_RUNS_LIMIT = 10;
+/** Export cursors listed. */
+export const DEFAULT_CURSORS_LIMIT = 100;
+
+/** A section's data, or the fact that it could not be read. */
+export type Section<T> = { readonly ok: true; readonly value: T } | { readonly ok: false };
+
+/** The ledger: counts by state and the entries that need a look. */
+export interface LedgerSummary {
+  readonly counts: Readonly<Record<ExpectedJobState, number>>;
+  /** Oldest first. */
+  readonly pending: readonly ExpectedJobRow[];
+  /** Oldest first. */
+  readonly notFound: readonly ExpectedJobRow[];
+}
+
+/** One export cursor. */
+export interface ExportCursorEntry {
+  readonly template: string;
+  readonly cursor: string;
+  readonly rows: number;
+  readonly updatedAt: string;
+}
+
+/** What one page view shows. */
+export interface StatusSnapshot {
+  /** When it was read, ISO 8601 UTC. */
+  readonly generatedAt: string;
+  readonly deliveries: Section<DeliveryStats>;
+  readonly quarantine: Section<QuarantineSummary>;
+  readonly ledger: Section<LedgerSummary>;
+  readonly runs: Section<readonly ReconcileRunRecord[]>;
+  readonly cursors: Section<readonly ExportCursorEntry[]>;
+}
+
+/** Collaborators of {@link loadStatusSnapshot}. */
+export interface LoadStatusSnapshotDeps {
+  db: Kysely<Database>;
+  now: Date;
+  /** Where unreadable sections are reported. */
+  logger?: Logger;
+}
+
+async function section<T>(
+  name: string,
+  logger: Logger | undefined,
+  read: () => Promise<T>,
+): Promise<Section<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    logger?.error({ err: error, section: name }, 'status page section could not be read');
+    return { ok: false };
+  }
+}
+
+/** Reads every section. Never throws for a database failure. */
+export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<StatusSnapshot> {
+  const { db, logger } = deps;
+  const nowMs = deps.now.getTime();
+  if (!Number.isFinite(nowMs)) throw new TypeError('now must be a valid Date');
+  const [deliveries, quarantine, ledger, runs, cursors] = await Promise.all([
+    section('deliveries', logger, () => loadDeliveryStats(db, nowMs)),
+    section('quarantine', logger, () => loadQuarantineSummary(db)),
+    section('ledger', logger, async (): Promise<LedgerSummary> => {
+      const [counts, pending, notFound] = await Promise.all([
+        countExpectedJobs(db),
+        listExpectedJobs(db, { state: 'pending', limit: DEFAULT_LEDGER_LIST_LIMIT }),
+        listExpectedJobs(db, { state: 'not_found', limit: DEFAULT_LEDGER_LIST_LIMIT }),
+      ]);
+      return { counts, pending, notFound };
+    }),
+    section('runs', logger, () => listReconcileRuns(db, DEFAULT_RUNS_LIMIT)),
+    section('cursors', logger, async () => {
+      const rows = await db
+        .selectFrom('export_cursors')
+        .selectAll()
+        .orderBy('template')
+        .limit(DEFAULT_CURSORS_LIMIT)
+        .execute();
+      return rows.map((r) => ({
+        template: r.template,
+        cursor: r.cursor,
+        rows: Number(r.rows),
+        updatedAt: r.updated_at,
+      }));
+    }),
+  ]);
+  return { generatedAt: new Date(nowMs).toISOString(), deliveries, quarantine, ledger, runs, cursors };
+}
