@@ -1,0 +1,80 @@
+/**
+ * hooksync's public library surface: the only barrel. Everything a user's own code needs to verify and
+ * store callbacks, talk to the service, reconcile and export; internals stay unexported.
+ */
+
+// The client
+export { type Client, type ClientOptions, createClient } from './client/create-client.js';
+export type { JobResponse } from './client/job-response.js';
+export type { RateLimit } from './client/pacer.js';
+// Configuration
+export { type HooksyncConfig, loadConfig } from './config/load-config.js';
+export { isTerminalStatus, JOB_STATUSES, type JobKind, type JobStatus } from './contract/enums.js';
+export { checkEnvelopeForKind, type JobEnvelope, parseJobEnvelope } from './contract/envelope.js';
+// The service interface
+export {
+  categoryOf,
+  ERROR_CODES,
+  type ErrorCategory,
+  type ErrorCode,
+  httpStatusOf,
+  isErrorCode,
+} from './contract/error-codes.js';
+export { isJobId } from './contract/job-id.js';
+export { claimedJobId, detectJobKind } from './contract/job-kind.js';
+export { parseJsonText, stringifyJson } from './contract/json.js';
+export {
+  parseCompanyRevealRequest,
+  parseJobChangeRequest,
+  parseSearchContactRequest,
+} from './contract/requests.js';
+export {
+  compileTitleFilter,
+  matchesTitleFilter,
+  parseTitleFilter,
+  printTitleFilter,
+  type TitleFilterNode,
+} from './contract/title-filter.js';
+export {
+  computeBodyHash,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookClaims,
+} from './contract/webhook-signature.js';
+// Errors
+export {
+  ConfigError,
+  HooksyncError,
+  ServiceError,
+  SignatureError,
+  type SignatureReason,
+  StorageError,
+  TemplateError,
+  ValidationError,
+} from './errors.js';
+export { createWebhookMiddleware } from './receiver/create-webhook-middleware.js';
+// The receiver
+export {
+  createDeliveryHandler,
+  type DeliveryHandler,
+  type DeliveryHandlerDeps,
+} from './receiver/handle-delivery.js';
+export { type RunningReceiver, startReceiver } from './receiver/start-receiver.js';
+// The simulator
+export { createSimulator, type Simulator } from './simulator/create-simulator.js';
+export type { SimulatorOptions } from './simulator/simulator-options.js';
+export type { Database } from './storage/database.js';
+export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
+export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
+export { type MigrationReport, migrateToLatest } from './storage/migrate-to-latest.js';
+// Storage
+export { type HooksyncDatabase, openDatabase } from './storage/open-database.js';
+export { openMigratedDatabase } from './storage/open-migrated-database.js';
+export { decodeClaimsUnverified } from './webhooks/decode-claims-unverified.js';
+// Verifying callbacks
+export {
+  createKeySetCache,
+  KeySetCache,
+  type KeySetCacheOptions,
+  type KeySetCacheStats,
+} from './webhooks/key-set-cache.js';
+export { type VerifiedCallback, verifyCallback } from './webhooks/verify-callback.js';
