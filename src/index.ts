@@ -59,6 +59,14 @@ export {
   type DeliveryHandlerDeps,
 } from './receiver/handle-delivery.js';
 export { type RunningReceiver, startReceiver } from './receiver/start-receiver.js';
+export { createAdminRouter } from './reconcile/create-admin-router.js';
+export { createLauncher } from './reconcile/create-launcher.js';
+export { listReconcileRuns } from './reconcile/reconcile-history.js';
+export type { ReconcileReport } from './reconcile/reconcile-report.js';
+// The ledger and reconcile
+export { recordExpectedJobs } from './reconcile/record-expected-jobs.js';
+export { type ReconcileDeps, type ReconcileOptions, runReconcile } from './reconcile/run-reconcile.js';
+export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
 // The simulator
 export { createSimulator, type Simulator } from './simulator/create-simulator.js';
 export type { SimulatorOptions } from './simulator/simulator-options.js';

@@ -10,6 +10,8 @@ import type { HooksyncConfig } from '../config/load-config.js';
 import { ConfigError } from '../errors.js';
 import { createAdminRouter } from '../reconcile/create-admin-router.js';
 import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
+import { runReconcile } from '../reconcile/run-reconcile.js';
+import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { createJobStore } from '../storage/job-store.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
@@ -36,6 +38,8 @@ export interface StartReceiverOptions {
   unknownKidCooldownMs?: number;
   /** Overrides the config's port (0 picks a free one). */
   port?: number;
+  /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
+  reconcileCron?: string;
 }
 
 /** A receiver that is listening. */
@@ -69,6 +73,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })
       : undefined;
+  if (options.reconcileCron !== undefined && client === undefined) {
+    throw new ConfigError(
+      '--reconcile-cron needs HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to reach the finders',
+    );
+  }
   if (config.unsigned === 'fetch' && client === undefined) {
     throw new ConfigError(
       'HOOKSYNC_UNSIGNED=fetch needs HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to reach the finders',
@@ -142,6 +151,37 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       metrics,
       stats,
     });
+    if (options.reconcileCron !== undefined && client !== undefined) {
+      const controller = new AbortController();
+      let current: Promise<unknown> | undefined;
+      const schedule = scheduleReconcile({
+        cron: options.reconcileCron,
+        logger,
+        run: () => {
+          const run = runReconcile({
+            db,
+            client,
+            store,
+            logger,
+            now,
+            signal: controller.signal,
+            onRecovered: (kind) => metrics.reconcileRecovered.inc({ kind }),
+          });
+          current = run;
+          return run;
+        },
+      });
+      logger.info(
+        { cron: options.reconcileCron, next: schedule.nextRunAt()?.toISOString() },
+        'reconcile scheduled',
+      );
+      // On close: no new run, the current one stops after its entry in flight (what is done stays done).
+      closers.push(async () => {
+        schedule.stop();
+        controller.abort();
+        await current?.catch(() => undefined);
+      });
+    }
     const receiver = createReceiver({
       handleDelivery: handler,
       metrics,
@@ -159,7 +199,9 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       },
       extend: (app) => {
         app.use(createAdminRouter({ db, adminToken: config.adminToken, now: () => new Date(now()) }));
-        app.use(createStatusPageRouter({ db, adminToken: config.adminToken, now: () => new Date(now()), logger }));
+        app.use(
+          createStatusPageRouter({ db, adminToken: config.adminToken, now: () => new Date(now()), logger }),
+        );
       },
     });
     const url = await receiver.listen(options.port ?? config.port, config.host);

@@ -1,9 +1,32 @@
 /** `hooksync export`: write stored results as CSV or CRM import files. */
-import type { Command } from 'commander';
-import { type CliContext, notImplemented } from '../context.js';
+import { type Command, Option } from 'commander';
+import { loadConfig } from '../../config/load-config.js';
+import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
+import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
+import { EXPORT_SOURCES } from '../../export/export-sources.js';
+import { loadTemplate } from '../../export/load-template.js';
+import { type ExportReport, runExport } from '../../export/run-export.js';
+import type { JobKind } from '../../storage/database.js';
+import { migrateToLatest } from '../../storage/migrate-to-latest.js';
+import { openDatabase } from '../../storage/open-database.js';
+import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { addDatabaseOption } from '../options.js';
 
-export function registerExportCommand(program: Command, _ctx: CliContext): void {
+const KINDS: readonly JobKind[] = ['search_contact', 'job_change', 'company_reveal'];
+
+interface ExportCommandOptions {
+  template: string;
+  out: string;
+  kind?: JobKind;
+  since?: string;
+  sinceLast?: boolean;
+  dialect?: CsvDialectName;
+  all?: boolean;
+  jobChangeStatus?: string;
+  databaseUrl?: string;
+}
+
+export function registerExportCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('export')
     .description('stream stored rows through a template into a CSV or CRM import file')
@@ -11,12 +34,117 @@ export function registerExportCommand(program: Command, _ctx: CliContext): void 
       '--template <name|path>',
       'a built-in template name (see templates list) or a template file',
     )
-    .option('--out <file>', 'output file, or - for stdout', '-')
-    .option('--kind <kind>', 'only rows from jobs of this kind')
-    .option('--since <iso>', 'only rows stored at or after this time')
-    .option('--since-last', 'only rows stored since the last complete export with this template')
-    .option('--dialect <dialect>', "excel or crm-import (default: the template's)")
-    .option('--all', 'export every occurrence of a person, not only the newest');
+    .option('--out <file>', 'output file (written whole or not at all), or - for stdout', '-')
+    .addOption(new Option('--kind <kind>', 'only rows from jobs of this kind').choices(KINDS))
+    .addOption(new Option('--since <iso>', 'only rows stored at or after this time').conflicts('sinceLast'))
+    .option(
+      '--since-last',
+      'only rows stored since the last complete export with this template (moves its cursor)',
+    )
+    .addOption(
+      new Option('--dialect <dialect>', "excel or crm-import (default: the template's)").choices(
+        CSV_DIALECT_NAMES,
+      ),
+    )
+    .option('--all', 'export every occurrence of a person (or company), not only the newest')
+    .option(
+      '--job-change-status <list>',
+      "job changes to keep: comma-separated moved,left,no_change,unknown, or all (default: the template's filter)",
+    );
   addDatabaseOption(command);
-  command.action(() => notImplemented('export'));
+  command.action((options: ExportCommandOptions) => exportCommand(ctx, options));
+}
+
+async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Promise<void> {
+  const since = options.since === undefined ? undefined : parseSince(options.since);
+  const jobChangeStatuses =
+    options.jobChangeStatus === undefined ? undefined : parseJobChangeStatuses(options.jobChangeStatus);
+  const template = await loadTemplate(options.template);
+  const source = EXPORT_SOURCES[template.source];
+  if (options.kind !== undefined && !source.kinds.includes(options.kind)) {
+    throw new CliError(
+      `template ${template.name} reads ${source.name}, whose rows come from ${source.kinds.join(' or ')} jobs, not ${options.kind}`,
+      EXIT_USAGE,
+    );
+  }
+  const config = loadConfig(ctx.env, { databaseUrl: options.databaseUrl });
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    const migration = await migrateToLatest(database);
+    if (migration.error !== undefined) {
+      throw new CliError(`cannot migrate the database: ${migration.error.message}`, undefined, {
+        cause: migration.error,
+      });
+    }
+    const progress = createProgress(ctx);
+    let report: ExportReport;
+    try {
+      report = await runExport(database.db, template, {
+        out: options.out,
+        stdout: ctx.stdout,
+        dialect: options.dialect,
+        since,
+        sinceLast: options.sinceLast === true,
+        kind: options.kind,
+        all: options.all === true,
+        jobChangeStatuses,
+        onProgress: progress.update,
+      });
+    } finally {
+      progress.done();
+    }
+    writeLine(ctx.stderr, summarize(report));
+  } finally {
+    await database.close();
+  }
+}
+
+function parseSince(text: string): Date {
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) {
+    throw new CliError(`--since must be an ISO 8601 date or date-time (got "${text}")`, EXIT_USAGE);
+  }
+  return new Date(ms);
+}
+
+function parseJobChangeStatuses(text: string): readonly JobChangeStatus[] | 'all' {
+  if (text.trim() === 'all') return 'all';
+  const statuses = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const known: readonly string[] = JOB_CHANGE_STATUSES;
+  const unknown = statuses.filter((s) => !known.includes(s));
+  if (statuses.length === 0 || unknown.length > 0) {
+    throw new CliError(
+      `--job-change-status takes ${JOB_CHANGE_STATUSES.join(', ')} (comma-separated) or all (got "${text}")`,
+      EXIT_USAGE,
+    );
+  }
+  return statuses as JobChangeStatus[];
+}
+
+/** A progress line on a terminal (redrawn in place), nothing otherwise. */
+function createProgress(ctx: CliContext): { update: (rows: number) => void; done: () => void } {
+  if (!ctx.interactive) return { update: () => {}, done: () => {} };
+  let drawn = false;
+  return {
+    update(rows) {
+      ctx.stderr.write(`\rexporting… ${rows.toLocaleString('en-US')} rows`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) ctx.stderr.write('\n');
+    },
+  };
+}
+
+function summarize(report: ExportReport): string {
+  const where = report.out === '-' ? 'stdout' : report.out;
+  const rows = `${report.rows} ${report.rows === 1 ? 'row' : 'rows'}`;
+  let line = `exported ${rows} with template ${report.template} (${report.dialect}) to ${where}`;
+  if (report.cursorKey !== undefined) {
+    line += `; stored ${report.since === undefined ? 'from the start' : `from ${report.since}`} until ${report.until}, cursor ${report.cursorKey} moved`;
+  }
+  return line;
 }

@@ -33,6 +33,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--unsigned <policy>',
       'unsigned callbacks: reject or fetch (env HOOKSYNC_UNSIGNED, default reject)',
+    )
+    .option(
+      '--reconcile-cron <expr>',
+      'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
     );
   addServiceOptions(command);
   addDatabaseOption(command);
@@ -49,7 +53,11 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       logLevel: flags.logLevel,
     });
     const logger = createLogger(config.logLevel);
-    const running = await startReceiver({ config, logger });
+    const running = await startReceiver({
+      config,
+      logger,
+      ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+    });
     logger.info({ url: running.url, webhook: `${running.url}/webhooks` }, 'hooksync serve is listening');
     const signal = await ctx.shutdown;
     logger.info({ signal }, 'draining in-flight deliveries, then closing');
