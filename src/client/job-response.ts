@@ -2,9 +2,8 @@
  * What every job-returning method resolves to: the parsed envelope for reading, and the body exactly as
  * the service sent it, for storing verbatim (design: "the stored envelope is the exact JSON that arrived").
  */
-import { type JobEnvelope, parseJobEnvelope } from '../contract/envelope.js';
-import { parseJsonText } from '../contract/json.js';
-import { ServiceError, ValidationError } from '../errors.js';
+import { type JobEnvelope, jobEnvelopeSchema } from '../contract/envelope.js';
+import { parseResponseJson } from './parse-response-json.js';
 import type { ServiceResponse } from './request-core.js';
 
 /** A job envelope as returned by a launcher or a finder. */
@@ -24,27 +23,6 @@ export interface JobResponse {
  * RESPONSE_MALFORMED (status kept, the parser's complaint as `cause`); it is not retried.
  */
 export function toJobResponse(response: ServiceResponse, what: string): JobResponse {
-  let value: unknown;
-  try {
-    value = parseJsonText(response.text);
-  } catch (error) {
-    throw new ServiceError({
-      status: response.status,
-      code: 'RESPONSE_MALFORMED',
-      message: `${what} answered HTTP ${response.status} with a body that is not JSON`,
-      cause: error,
-    });
-  }
-  try {
-    const job = parseJobEnvelope(value);
-    return { job, raw: response.text, bytes: response.bytes, status: response.status };
-  } catch (error) {
-    const issues = error instanceof ValidationError ? error.issues.join('; ') : String(error);
-    throw new ServiceError({
-      status: response.status,
-      code: 'RESPONSE_MALFORMED',
-      message: `${what} answered HTTP ${response.status} with JSON that is not a job envelope: ${issues}`,
-      cause: error,
-    });
-  }
+  const job = parseResponseJson(response, jobEnvelopeSchema, what);
+  return { job, raw: response.text, bytes: response.bytes, status: response.status };
 }
