@@ -12,15 +12,20 @@ import { createAdminRouter } from '../reconcile/create-admin-router.js';
 import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
+import { purgeExpiredDeliveries } from '../storage/job-queries.js';
 import { createJobStore } from '../storage/job-store.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
 import { createDeliveryStats, type DeliveryStats } from './create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from './create-metrics.js';
 import { createReceiver, type Receiver } from './create-receiver.js';
 import { createDeliveryHandler, type FinderFetch } from './handle-delivery.js';
 import { createStatusPageRouter } from './status-page/create-status-page-router.js';
+
+/** How often delivery records of expired tokens are deleted. */
+export const DELIVERY_PURGE_INTERVAL_MS = 10 * 60_000;
 
 /** Knobs beyond the config, mostly for tests and benchmarks. */
 export interface StartReceiverOptions {
@@ -115,6 +120,15 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     closers.push(() => store.close());
 
     const { db } = database;
+    // A jti only guards replays while its token can still verify: past exp + tolerance it is dead weight.
+    const toleranceMs = (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
+    const purgeTimer = setInterval(() => {
+      purgeExpiredDeliveries(db, now() - toleranceMs).catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not purge expired delivery records'),
+      );
+    }, DELIVERY_PURGE_INTERVAL_MS);
+    purgeTimer.unref();
+    closers.push(() => clearInterval(purgeTimer));
     const stats = createDeliveryStats({ db, now, logger });
     closers.push(() => stats.close());
     const metrics = createMetrics({
