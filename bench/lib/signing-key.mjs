@@ -1,0 +1,34 @@
+/**
+ * The benchmark's webhook signing key (Ed25519) and compact JWT signing exactly as the interface's Events
+ * part describes: header {alg: EdDSA, typ: JWT, kid}, claims iat, exp = iat + 15 min, jti, job_id,
+ * body_hash (SHA-256 of the raw body, base64url), body_hash_alg sha-256.
+ */
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+
+/** A signature expires 15 minutes after iat (interface, Limits). */
+export const TOKEN_LIFETIME_SECONDS = 15 * 60;
+
+/** A fresh key: its kid, the private key as PKCS#8 PEM (to hand to the load generator) and the public JWK. */
+export function createBenchKey(kid = 'bench-key-1') {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'EdDSA' };
+  return {
+    kid,
+    privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    publicJwk,
+  };
+}
+
+/** A signer for one key; `sign(claims)` returns the compact JWT for the X-Webhook-Signature header. */
+export function createTokenSigner({ kid, privateKeyPem }) {
+  const privateKey = createPrivateKey(privateKeyPem);
+  const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JWT', kid })).toString('base64url');
+  return {
+    sign(claims) {
+      const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      const input = `${header}.${payload}`;
+      const signature = sign(null, Buffer.from(input, 'latin1'), privateKey).toString('base64url');
+      return `${input}.${signature}`;
+    },
+  };
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+/**
+ * One server under test for bench/receiver.mjs, in its own process (so that it never shares an event loop
+ * with the load generator). Driven over IPC: `start` → { url }, `mark` (start of the timed part),
+ * `stats` → CPU time and peak RSS since the mark, `stop`.
+ *
+ * Variants (all answer POST /webhooks):
+ *   bare      node:http reading the body, answering 200: the ceiling
+ *   express   express 5 with express.raw() answering 200: the framework's cost
+ *   naive     express 5 + express.raw() + jose jwtVerify (createLocalJWKSet) + SHA-256 body check +
+ *             JSON.parse + one better-sqlite3 transaction (body and jti), WAL, synchronous=FULL:
+ *             the handler a user would write from the interface
+ *   hooksync  startReceiver() from dist/, i.e. `hooksync serve` (SQLite file or Postgres URL)
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { serveChannel } from './lib/child-channel.mjs';
+
+const OK_BODY = '{"ok":true}';
+/** Same limit as hooksync's default, so that no variant refuses the 340 KB page. */
+const BODY_LIMIT = '32mb';
+
+let running;
+let mark;
+
+serveChannel({
+  async start(options) {
+    running = await startVariant(options);
+    return { url: running.url, pid: process.pid };
+  },
+  mark() {
+    mark = { cpu: process.cpuUsage(), wallMs: performance.now() };
+  },
+  async stats() {
+    const cpu = process.cpuUsage(mark?.cpu);
+    return {
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      wallMs: performance.now() - (mark?.wallMs ?? 0),
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      ...(running.stats ? await running.stats() : {}),
+    };
+  },
+  async stop() {
+    await running?.close();
+  },
+});
+
+async function startVariant(options) {
+  switch (options.variant) {
+    case 'bare':
+      return startBare();
+    case 'express':
+      return startExpressNoop();
+    case 'naive':
+      return startNaive(options);
+    case 'hooksync':
+      return startHooksync(options);
+    default:
+      throw new TypeError(`unknown variant ${options.variant}`);
+  }
+}
+
+async function listen(server) {
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+function closeServer(server) {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function startBare() {
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      Buffer.concat(chunks);
+      response
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': OK_BODY.length })
+        .end(OK_BODY);
+    });
+  });
+  return { url: await listen(server), close: () => closeServer(server) };
+}
+
+async function startExpressNoop() {
+  const { default: express } = await import('express');
+  const app = express();
+  app.post('/webhooks', express.raw({ type: 'application/json', limit: BODY_LIMIT }), (_req, res) => {
+    res.status(200).json({ ok: true });
+  });
+  const server = createServer(app);
+  return { url: await listen(server), close: () => closeServer(server) };
+}
+
+async function startNaive({ databaseUrl, publicJwk }) {
+  const { default: express } = await import('express');
+  const { createLocalJWKSet, jwtVerify } = await import('jose');
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(databaseUrl);
+  // The same durability as hooksync's SQLite default: WAL, and every commit fsynced.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE IF NOT EXISTS jobs (job_id TEXT PRIMARY KEY, envelope TEXT NOT NULL, received_at TEXT NOT NULL);
+           CREATE TABLE IF NOT EXISTS deliveries (jti TEXT PRIMARY KEY, job_id TEXT NOT NULL)`);
+  const insertJti = db.prepare('INSERT INTO deliveries (jti, job_id) VALUES (?, ?)');
+  const upsertJob = db.prepare(
+    `INSERT INTO jobs (job_id, envelope, received_at) VALUES (?, ?, ?)
+     ON CONFLICT (job_id) DO UPDATE SET envelope = excluded.envelope, received_at = excluded.received_at`,
+  );
+  const store = db.transaction((jti, jobId, text) => {
+    insertJti.run(jti, jobId);
+    upsertJob.run(jobId, text, new Date().toISOString());
+  });
+  const keys = createLocalJWKSet({ keys: [publicJwk] });
+
+  const app = express();
+  app.post('/webhooks', express.raw({ type: 'application/json', limit: BODY_LIMIT }), async (req, res) => {
+    const token = req.get('x-webhook-signature');
+    if (!token) {
+      res.status(401).json({ error: 'missing signature' });
+      return;
+    }
+    let claims;
+    try {
+      ({ payload: claims } = await jwtVerify(token, keys, { algorithms: ['EdDSA'], typ: 'JWT' }));
+    } catch {
+      res.status(401).json({ error: 'bad signature' });
+      return;
+    }
+    if (createHash('sha256').update(req.body).digest('base64url') !== claims.body_hash) {
+      res.status(401).json({ error: 'body hash mismatch' });
+      return;
+    }
+    const text = req.body.toString('utf8');
+    const envelope = JSON.parse(text);
+    if (envelope?.input?.task?.job_id !== claims.job_id) {
+      res.status(400).json({ error: 'job_id mismatch' });
+      return;
+    }
+    try {
+      store(claims.jti, claims.job_id, text);
+    } catch (error) {
+      if (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        res.status(200).json({ ok: true, replay: true });
+        return;
+      }
+      throw error;
+    }
+    res.status(200).json({ ok: true });
+  });
+  const server = createServer(app);
+  return {
+    url: await listen(server),
+    close: async () => {
+      await closeServer(server);
+      db.close();
+    },
+  };
+}
+
+async function startHooksync({ databaseUrl, jwksUrl }) {
+  const dist = new URL('../dist/', import.meta.url);
+  const { loadConfig } = await import(new URL('config/load-config.js', dist).href);
+  const { startReceiver } = await import(new URL('receiver/start-receiver.js', dist).href);
+  // The environment `hooksync serve` would read; port 0 picks a free one.
+  const config = loadConfig({
+    HOOKSYNC_DATABASE_URL: databaseUrl,
+    HOOKSYNC_JWKS_URL: jwksUrl,
+    HOOKSYNC_HOST: '127.0.0.1',
+    HOOKSYNC_PORT: '0',
+    HOOKSYNC_LOG_LEVEL: 'silent',
+  });
+  const receiver = await startReceiver({ config, port: 0 });
+  const url = receiver.url;
+  return {
+    url,
+    // hooksync's own view, from its /metrics (since start, warm-up included).
+    async stats() {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const metric = (name) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
+      const outcomes = {};
+      for (const [, outcome, n] of text.matchAll(
+        /^hooksync_deliveries_total\{outcome="([^"]*)"[^}]*\} (\S+)$/gm,
+      )) {
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(n);
+      }
+      return {
+        verifyMsAverage:
+          (1000 * metric('hooksync_verify_seconds_sum')) / metric('hooksync_verify_seconds_count'),
+        commitMsAverage:
+          (1000 * metric('hooksync_commit_seconds_sum')) / metric('hooksync_commit_seconds_count'),
+        outcomes,
+      };
+    },
+    close: () => receiver.close(),
+  };
+}

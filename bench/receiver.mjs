@@ -1,0 +1,463 @@
+#!/usr/bin/env node
+/**
+ * Receiver benchmark: `hooksync serve` (startReceiver from dist/, on SQLite and on Postgres) against three
+ * baselines in the same run, on the same pre-signed deliveries, alternating server by server in every
+ * round: bare node:http (the ceiling), express 5 no-op, and the naive express + jose + better-sqlite3
+ * handler. Every server and the load generator (autocannon) run in processes of their own.
+ *
+ *   npm run build && node bench/receiver.mjs            # 5 rounds; per server: 2–3 s warm-up, 6 s window
+ *   node bench/receiver.mjs --quick                     # 2 rounds; 0.5–1.5 s warm-up, 1.5–2.5 s window
+ *   node bench/receiver.mjs --rounds 3 --duration 5 --payloads reveal --variants naive,hooksync
+ *   options: --connections 50  --warmup 1  --pg-url postgres://…  --no-pg
+ *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
+ *
+ * Prints markdown tables on stdout (progress on stderr): req/s, p50/p99 latency, server CPU per request,
+ * the ratios the issue targets, and the durability check: right after each round, while the server still
+ * runs, its jobs table must hold exactly the job_ids it answered 2xx (acknowledged means committed, and
+ * nothing twice). Exits 1 when that check fails.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { forkChild } from './lib/child-channel.mjs';
+import { startJwksServer } from './lib/jwks-server.mjs';
+import { ownMachineLines } from './lib/machine.mjs';
+import { createBenchKey } from './lib/signing-key.mjs';
+import { formatInteger, formatMs, formatRatio, formatSummary, median, summarize } from './lib/stats.mjs';
+
+const SERVER_SCRIPT = new URL('./receiver-server.mjs', import.meta.url);
+const LOAD_SCRIPT = new URL('./receiver-load.mjs', import.meta.url);
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The servers, in table order; `base` is the variant receiver-server.mjs starts. */
+const VARIANTS = {
+  bare: { base: 'bare', label: 'bare node:http, reads body, 200 (ceiling)', stores: false },
+  express: { base: 'express', label: 'express 5 no-op (express.raw(), 200)', stores: false },
+  naive: {
+    base: 'naive',
+    label: 'naive: express + jose + SHA-256 + better-sqlite3 (SQLite)',
+    stores: 'sqlite',
+  },
+  hooksync: { base: 'hooksync', label: 'hooksync serve (SQLite)', stores: 'sqlite' },
+  'hooksync-pg': { base: 'hooksync', label: 'hooksync serve (Postgres)', stores: 'postgres' },
+};
+
+/**
+ * Deliveries made per round: enough for the fastest server over warm-up + timed window on this class of
+ * machine (the bare ceiling may still run out first; its row then says so). Signing costs ~65 µs per
+ * reveal and ~0.5 ms per 340 KB page (the body hash).
+ */
+const POOL_PER_SECOND = { reveal: 12_000, search: 1500 };
+/**
+ * The 340 KB page needs a longer warm-up: at 50 connections a slow server's queue takes seconds to fill,
+ * and the window must see the steady state, not the ramp.
+ */
+const FULL_TIMINGS = {
+  reveal: { warmupMs: 2000, windowMs: 6000 },
+  search: { warmupMs: 3000, windowMs: 6000 },
+};
+const QUICK_TIMINGS = {
+  reveal: { warmupMs: 500, windowMs: 1500 },
+  search: { warmupMs: 1500, windowMs: 2500 },
+};
+/** Issue targets: hooksync / baseline req/s. */
+const TARGETS = {
+  reveal: [
+    ['naive', 2.0],
+    ['express', 0.8],
+  ],
+  search: [['naive', 2.0]],
+};
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    payloads: { type: 'string', default: 'reveal,search' },
+    variants: { type: 'string', default: Object.keys(VARIANTS).join(',') },
+    'pg-url': { type: 'string' },
+    'no-pg': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const quick = flags.quick;
+const rounds = Number(flags.rounds ?? (quick ? 2 : 5));
+/** Warm-up and timed window per payload, ms; --warmup and --duration (seconds) override both. */
+const TIMINGS = Object.fromEntries(
+  Object.entries(quick ? QUICK_TIMINGS : FULL_TIMINGS).map(([kind, timing]) => [
+    kind,
+    {
+      warmupMs: flags.warmup === undefined ? timing.warmupMs : Number(flags.warmup) * 1000,
+      windowMs: flags.duration === undefined ? timing.windowMs : Number(flags.duration) * 1000,
+    },
+  ]),
+);
+const connections = Number(flags.connections);
+const payloads = flags.payloads.split(',').filter(Boolean);
+let variants = flags.variants.split(',').filter(Boolean);
+for (const name of variants) if (!(name in VARIANTS)) throw new TypeError(`unknown variant ${name}`);
+for (const kind of payloads) if (!(kind in POOL_PER_SECOND)) throw new TypeError(`unknown payload ${kind}`);
+if (!existsSync(new URL('../dist/receiver/start-receiver.js', import.meta.url))) {
+  console.error('dist/ is missing: run `npm run build` first.');
+  process.exit(2);
+}
+
+const log = (line) => console.error(`[receiver] ${line}`);
+const notes = [];
+const pgUrl = flags['pg-url'] ?? process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
+let pgSettings;
+if (variants.includes('hooksync-pg')) {
+  pgSettings = flags['no-pg'] ? undefined : await probePostgres(pgUrl);
+  if (pgSettings === undefined) {
+    variants = variants.filter((name) => name !== 'hooksync-pg');
+    notes.push(
+      `Postgres rows skipped: ${flags['no-pg'] ? '--no-pg given' : `no Postgres answered at ${redact(pgUrl)}`}.`,
+    );
+  }
+}
+
+const key = createBenchKey();
+const jwks = await startJwksServer([key.publicJwk]);
+const load = forkChild(LOAD_SCRIPT);
+const workDir = await mkdtemp(join(tmpdir(), 'hooksync-bench-receiver-'));
+const results = {};
+const payloadInfo = {};
+try {
+  for (const kind of payloads) {
+    results[kind] = Object.fromEntries(variants.map((name) => [name, []]));
+    const timing = TIMINGS[kind];
+    const poolSize = Math.ceil((POOL_PER_SECOND[kind] * (timing.warmupMs + timing.windowMs)) / 1000);
+    for (let round = 0; round < rounds; round += 1) {
+      const prepared = await load.call('prepare', {
+        kind,
+        count: poolSize,
+        key,
+        iatSeconds: Math.floor(Date.now() / 1000),
+      });
+      payloadInfo[kind] = { ...prepared, poolSize };
+      log(
+        `${kind} round ${round + 1}/${rounds}: ${poolSize} deliveries signed in ${formatInteger(prepared.prepareMs)} ms`,
+      );
+      // Alternate: forward on even rounds, backward on odd ones, so that no server always goes first.
+      const order = round % 2 === 0 ? variants : [...variants].reverse();
+      for (const name of order) {
+        const result = await runOne(name, timing);
+        results[kind][name].push(result);
+        log(
+          `  ${name.padEnd(12)} ${formatInteger(result.requestsPerSecond).padStart(7)} req/s  p50 ${formatMs(result.p50Ms)} ms  ` +
+            `p99 ${formatMs(result.p99Ms)} ms  cpu ${formatMs(result.cpuMsPerRequest)} ms/req` +
+            (result.check
+              ? `  2xx ${result.check.acked}, stored ${result.check.stored}, 2xx not stored ${result.check.missing}` +
+                (result.check.unanswered ? `, unanswered ${result.check.unanswered}` : '')
+              : '') +
+            (result.non2xx > 0 ? `  non-2xx ${JSON.stringify(result.byStatus)}` : ''),
+        );
+      }
+    }
+  }
+} finally {
+  await load.stop();
+  await jwks.close();
+  await rm(workDir, { recursive: true, force: true });
+}
+report();
+
+/** One server, one round: start it fresh, warm it up, time it, check what it stored, stop it. */
+async function runOne(name, timing) {
+  const variant = VARIANTS[name];
+  const database = await createDatabase(variant.stores);
+  const profile = flags['cpu-prof'] && variant.base === 'hooksync';
+  const server = forkChild(SERVER_SCRIPT, [], {
+    execArgv: profile ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : [],
+  });
+  try {
+    const { url } = await server.call('start', {
+      variant: variant.base,
+      databaseUrl: database.url,
+      jwksUrl: jwks.url,
+      publicJwk: key.publicJwk,
+    });
+    // The server's CPU is read over the window the load generator announces.
+    let marked;
+    let stats;
+    load.on('window-start', () => {
+      marked = server.call('mark');
+    });
+    load.on('window-end', () => {
+      stats = (marked ?? Promise.resolve()).then(() => server.call('stats'));
+    });
+    let timed;
+    try {
+      timed = await load.call('load', {
+        url,
+        warmupMs: timing.warmupMs,
+        windowMs: timing.windowMs,
+        connections,
+      });
+    } finally {
+      load.off('window-start');
+      load.off('window-end');
+    }
+    stats = await (stats ?? server.call('stats'));
+    let check;
+    if (variant.stores) {
+      // While the server still runs: an acknowledged delivery must already be committed.
+      const stored = await database.storedJobIds();
+      check = {
+        acked: timed.acked.length,
+        stored: stored.size,
+        missing: timed.acked.filter((id) => !stored.has(id)).length,
+        unanswered: timed.unanswered,
+      };
+    }
+    return {
+      requestsPerSecond: timed.requestsPerSecond,
+      p50Ms: timed.p50Ms,
+      p99Ms: timed.p99Ms,
+      completed: timed.completed,
+      non2xx: Object.entries(timed.byStatus)
+        .filter(([code]) => Number(code) < 200 || Number(code) >= 300)
+        .reduce((total, [, n]) => total + n, 0),
+      byStatus: timed.byStatus,
+      errors: timed.errors,
+      windowMs: timed.elapsedMs,
+      poolExhausted: timed.poolExhausted,
+      cpuMsPerRequest: stats.cpuMs / Math.max(1, timed.completed),
+      maxRssMb: stats.maxRssMb,
+      internals: stats.outcomes
+        ? { verifyMs: stats.verifyMsAverage, commitMs: stats.commitMsAverage, outcomes: stats.outcomes }
+        : undefined,
+      check,
+    };
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+/** A fresh database for one server: a SQLite file in the work dir, or a new Postgres database. */
+async function createDatabase(kind) {
+  const id = randomBytes(6).toString('hex');
+  if (kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    const name = `hs_bench_${id}`;
+    await withPg(pgUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async storedJobIds() {
+        const client = new pg.Client({ connectionString: url.toString() });
+        await client.connect();
+        try {
+          const { rows } = await client.query('SELECT job_id FROM jobs');
+          return new Set(rows.map((row) => row.job_id));
+        } finally {
+          await client.end();
+        }
+      },
+      drop: () => withPg(pgUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    };
+  }
+  const file = join(workDir, `${id}.db`);
+  return {
+    url: file,
+    async storedJobIds() {
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        return new Set(db.prepare('SELECT job_id FROM jobs').pluck().all());
+      } finally {
+        db.close();
+      }
+    },
+    drop: async () => {
+      for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
+    },
+  };
+}
+
+async function withPg(url, work) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's durability settings, or undefined when it does not answer. */
+async function probePostgres(url) {
+  try {
+    return await withPg(url, async (client) => {
+      const setting = async (name) => (await client.query(`SHOW ${name}`)).rows[0][name];
+      return {
+        version: (await setting('server_version')).split(' ')[0],
+        fsync: await setting('fsync'),
+        synchronousCommit: await setting('synchronous_commit'),
+      };
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+function redact(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the given URL';
+  }
+}
+
+function report() {
+  const out = [];
+  const command = `node bench/receiver.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
+  out.push(`### Receiver: POST /webhooks, ${connections} connections`, '');
+  out.push(
+    `Command: \`${command}\` — ${rounds} rounds; per server and round: fresh process and database, ` +
+      'a continuous load whose first seconds are warm-up and whose next seconds are the timed window (per payload ' +
+      'below). Servers alternate within each round ' +
+      '(forward, then reversed). Every request is a distinct delivery (own job_id, jti, body, signature), ' +
+      'signed before the timed part with iat = now.',
+    '',
+  );
+  out.push(...ownMachineLines());
+  out.push(
+    'Durability: SQLite for hooksync and the naive baseline alike is WAL with synchronous=FULL (every ' +
+      'acknowledged commit fsynced). ' +
+      (pgSettings
+        ? `Postgres ${pgSettings.version}: fsync=${pgSettings.fsync}, synchronous_commit=${pgSettings.synchronousCommit}` +
+          '; the naive baseline stays on SQLite.'
+        : ''),
+    '',
+  );
+  for (const kind of payloads) {
+    const info = payloadInfo[kind];
+    out.push(
+      `#### ${info.label} (${formatInteger(info.bodyBytes)} bytes per body; ${formatInteger(info.poolSize)} ` +
+        `deliveries per round; ${TIMINGS[kind].warmupMs / 1000} s warm-up, ${TIMINGS[kind].windowMs / 1000} s window)`,
+      '',
+    );
+    out.push(
+      '| server | req/s, median (min–max) | p50 ms | p99 ms | server CPU ms/req | peak RSS MB | non-2xx | 2xx answered = jobs stored? |',
+    );
+    out.push('|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const name of variants) {
+      const runs = results[kind][name];
+      const exhausted = runs.filter((r) => r.poolExhausted).length;
+      const check = runs.every((r) => r.check)
+        ? `${runs.every(checkPassed) ? 'yes' : '**NO**'}: ${formatInteger(sum(runs, (r) => r.check.acked))} = ` +
+          `${formatInteger(sum(runs, (r) => r.check.stored))}` +
+          (sum(runs, (r) => r.check.missing) > 0
+            ? `, ${sum(runs, (r) => r.check.missing)} acknowledged but not stored`
+            : '') +
+          (sum(runs, (r) => r.check.unanswered) > 0
+            ? `, ${sum(runs, (r) => r.check.unanswered)} never answered`
+            : '')
+        : '—';
+      out.push(
+        `| ${VARIANTS[name].label}${exhausted ? ` [pool ran out in ${exhausted}/${runs.length} rounds]` : ''} | ` +
+          `${formatSummary(summarize(runs.map((r) => r.requestsPerSecond)))} | ` +
+          `${formatSummary(summarize(runs.map((r) => r.p50Ms)), formatMs)} | ` +
+          `${formatSummary(summarize(runs.map((r) => r.p99Ms)), formatMs)} | ` +
+          `${formatMs(median(runs.map((r) => r.cpuMsPerRequest)))} | ` +
+          `${formatInteger(Math.max(...runs.map((r) => r.maxRssMb)))} | ` +
+          `${formatInteger(sum(runs, (r) => r.non2xx + r.errors))} | ${check} |`,
+      );
+    }
+    out.push('');
+    out.push(...ratioLines(kind), '');
+    out.push(...internalsLines(kind), '');
+  }
+  out.push(
+    'Notes: req/s counts responses completed inside the timed window; p50/p99 are over those responses ' +
+      `(send → response, at ${connections} connections). Server CPU ms/req is the server process’s ` +
+      'user+system CPU over the window (marked over IPC, so approximate by one event-loop turn) divided by ' +
+      'the responses in it: the figure least disturbed by a busy machine. On a 2-core machine the load generator (autocannon, one ' +
+      'process) competes with the server for the CPU, which weighs most on the fastest servers (the ceiling ' +
+      'is the load generator’s as much as node:http’s). "2xx answered = jobs stored?": after each round ' +
+      'the load drains (deliveries in flight are answered, none new is sent), and while the server still ' +
+      'runs its jobs table must hold exactly the job_ids it answered 2xx (warm-up included), summed over ' +
+      'the rounds: acknowledged means committed, and nothing is stored twice. hooksync /metrics times are wall-clock inside the process, so they include waiting for the ' +
+      'event loop under load.',
+  );
+  for (const note of notes) out.push('', note);
+  console.log(out.join('\n'));
+  const failedCheck = payloads.some((kind) =>
+    variants.some((name) => results[kind][name].some((r) => r.check && !checkPassed(r))),
+  );
+  if (failedCheck) process.exitCode = 1;
+}
+
+/** hooksync / baseline: ratio of medians, and the paired per-round ratios (min–max). */
+function ratioLines(kind) {
+  const lines = [
+    '| ratio (req/s) | median of medians | per round, min–max | target |',
+    '|---|---:|---:|---|',
+  ];
+  const hooksyncs = ['hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
+  for (const h of hooksyncs) {
+    for (const base of ['naive', 'express', 'bare']) {
+      if (!variants.includes(base)) continue;
+      const hRuns = results[kind][h].map((r) => r.requestsPerSecond);
+      const bRuns = results[kind][base].map((r) => r.requestsPerSecond);
+      const ratio = median(hRuns) / median(bRuns);
+      const paired = hRuns.map((value, i) => value / bRuns[i]);
+      const target = TARGETS[kind].find(([name]) => name === base)?.[1];
+      const verdict =
+        target === undefined ? '—' : `≥ ${target.toFixed(1)}×: ${ratio >= target ? 'met' : '**NOT met**'}`;
+      lines.push(
+        `| ${VARIANTS[h].label} / ${base} | ${formatRatio(ratio)} | ${formatRatio(Math.min(...paired))}–${formatRatio(Math.max(...paired))} | ${verdict} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** What hooksync's own /metrics said: mean verify time and mean wait for the commit, and the outcomes. */
+function internalsLines(kind) {
+  const names = ['hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
+  if (names.length === 0) return [];
+  const lines = [
+    '| hooksync /metrics (from start to the end of the window) | verify ms, mean | wait for commit ms, mean | outcomes over all rounds |',
+    '|---|---:|---:|---|',
+  ];
+  for (const name of names) {
+    const runs = results[kind][name].filter((r) => r.internals);
+    if (runs.length === 0) continue;
+    const outcomes = {};
+    for (const run of runs) {
+      for (const [outcome, n] of Object.entries(run.internals.outcomes))
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
+    }
+    lines.push(
+      `| ${VARIANTS[name].label} | ${formatSummary(summarize(runs.map((r) => r.internals.verifyMs)), formatMs)} | ` +
+        `${formatSummary(summarize(runs.map((r) => r.internals.commitMs)), formatMs)} | ` +
+        `${Object.entries(outcomes)
+          .map(([outcome, n]) => `${outcome} ${formatInteger(n)}`)
+          .join(', ')} |`,
+    );
+  }
+  return lines;
+}
+
+/** Every 2xx job_id stored, and no more rows than 2xx answers (unless some delivery was never answered). */
+function checkPassed(run) {
+  const { acked, stored, missing, unanswered } = run.check;
+  return missing === 0 && (unanswered > 0 ? stored <= acked + unanswered : stored === acked);
+}
+
+function sum(items, pick) {
+  return items.reduce((total, item) => total + pick(item), 0);
+}
