@@ -81,7 +81,14 @@ export function parseJsonText(text: string): unknown {
  * TypeError for a value JSON cannot represent at the top level (undefined, a function, a symbol).
  */
 export function stringifyJson(value: unknown, space?: number | string): string {
-  const text = stringifyLossless(value, undefined, space);
+  let text: string | undefined;
+  try {
+    // Fast path (about half the cost of lossless-json's): JSON.stringify throws TypeError on a bigint.
+    text = JSON.stringify(value, undefined, space);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    text = stringifyLossless(value, undefined, space);
+  }
   if (text === undefined) throw new TypeError(`stringifyJson cannot represent ${typeof value}`);
   return text;
 }
