@@ -77,6 +77,10 @@ export { type MigrationReport, migrateToLatest } from './storage/migrate-to-late
 // Storage
 export { type HooksyncDatabase, openDatabase } from './storage/open-database.js';
 export { openMigratedDatabase } from './storage/open-migrated-database.js';
+// Retention
+export { purgeOlderThan } from './storage/purge-older-than.js';
+export { purgePerson } from './storage/purge-person.js';
+export type { PurgeReport } from './storage/purge-report.js';
 export { decodeClaimsUnverified } from './webhooks/decode-claims-unverified.js';
 // Verifying callbacks
 export {

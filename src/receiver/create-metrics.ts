@@ -17,13 +17,21 @@ export interface ReceiverMetrics {
   readonly reconcileRecovered: Counter<'kind'>;
 }
 
-/** Creates the metrics; `quarantineCount` is called on each scrape to report the quarantine's size. */
+/**
+ * Creates the metrics. On each scrape, `quarantineCount` reports the quarantine's size and `keySetFetches`
+ * the key-set cache's own fetch counters (so the cache stays free of metrics code).
+ */
 export function createMetrics(
-  options: { quarantineCount?: () => Promise<number>; defaults?: boolean } = {},
+  options: {
+    quarantineCount?: () => Promise<number>;
+    keySetFetches?: () => { fetches: number; failures: number };
+    defaults?: boolean;
+  } = {},
 ): ReceiverMetrics {
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'hooksync_' });
-  const { quarantineCount } = options;
+  const { quarantineCount, keySetFetches } = options;
+  const reported = { success: 0, failure: 0 };
   return {
     registry,
     deliveries: new Counter({
@@ -49,6 +57,15 @@ export function createMetrics(
       help: 'Key-set fetches by result',
       labelNames: ['result'],
       registers: [registry],
+      collect() {
+        if (!keySetFetches) return;
+        const { fetches, failures } = keySetFetches();
+        const success = fetches - failures;
+        if (success > reported.success) this.inc({ result: 'success' }, success - reported.success);
+        if (failures > reported.failure) this.inc({ result: 'failure' }, failures - reported.failure);
+        reported.success = Math.max(reported.success, success);
+        reported.failure = Math.max(reported.failure, failures);
+      },
     }),
     quarantineSize: new Gauge({
       name: 'hooksync_quarantine_rows',

@@ -132,6 +132,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     const stats = createDeliveryStats({ db, now, logger });
     closers.push(() => stats.close());
     const metrics = createMetrics({
+      keySetFetches: () => keys.stats(),
       quarantineCount: async () =>
         Number(
           (

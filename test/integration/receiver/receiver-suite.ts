@@ -260,6 +260,7 @@ export function receiverSuite(dialect: Dialect): void {
     expect(metrics).toMatch(/hooksync_deliveries_total\{outcome="stored",reason=""\} \d+/);
     expect(metrics).toMatch(/hooksync_quarantine_rows [1-9]/);
     expect(metrics).toMatch(/hooksync_verify_seconds_count [1-9]/);
+    expect(metrics).toMatch(/hooksync_jwks_refreshes_total\{result="success"\} [1-9]/);
   });
 
   it('counts deliveries per hour and outcome for the status page', async () => {

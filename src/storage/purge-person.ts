@@ -1,0 +1,220 @@
+/**
+ * `purge --person`: an erasure request for one LinkedIn URL. Always deleted: the person's persons rows,
+ * the job_changes rows about them (as the contact asked for or as the person found), and quarantined
+ * bodies that mention them (refused copies, kept only for diagnosis). Stored envelopes that mention them
+ * are verbatim records that may hold other people too (a Search Contact page): they are reported, and
+ * deleted with all their rows only when `includeJobs` says so. See docs/operations.md, Retention.
+ */
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import { classifyStorageError } from './classify-storage-error.js';
+import type { Database } from './database.js';
+import { chunkForParameters } from './insert-rows.js';
+import type { HooksyncDatabase } from './open-database.js';
+import {
+  isSameLinkedinUrl,
+  linkedinUrlLikePattern,
+  parseLinkedinUrl,
+  textMentionsLinkedinUrl,
+} from './purge-linkedin-url.js';
+import { createEmptyPurgeCounts, type PurgeReport } from './purge-report.js';
+
+/** Knobs of {@link purgePerson}. */
+export interface PurgePersonOptions {
+  /** The person's LinkedIn URL, compared trimmed, case-insensitively, without trailing slashes. */
+  readonly linkedinUrl: string;
+  /** Also delete every stored job whose envelope mentions the person, with all its rows (default false). */
+  readonly includeJobs?: boolean;
+  /** Count, delete nothing (default false). */
+  readonly dryRun?: boolean;
+}
+
+/** Keys per statement when deleting by key lists (far below both dialects' parameter limits). */
+const KEYS_PER_STATEMENT = 500;
+
+/** What one purge deletes, by key. */
+interface PersonPurgePlan {
+  readonly persons: Map<string, { job_id: string; position: number }>;
+  readonly jobChanges: Set<string>;
+  readonly companies: Set<string>;
+  readonly quarantine: Set<string>;
+  /** Jobs whose envelope mentions the person. */
+  readonly mentioning: string[];
+}
+
+function likeMatch(column: string, pattern: string) {
+  // ESCAPE '\' on both dialects: the pattern escapes LIKE's own wildcards with a backslash.
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** Quarantined bodies are bytes: read as text for the pre-filter (Postgres's escape form keeps ASCII as is). */
+function quarantineBodyMatch(dialect: HooksyncDatabase['dialect'], pattern: string) {
+  return dialect === 'postgres'
+    ? sql<SqlBool>`lower(encode(${sql.ref('body')}, 'escape')) like ${pattern} escape '\\'`
+    : sql<SqlBool>`lower(cast(${sql.ref('body')} as text)) like ${pattern} escape '\\'`;
+}
+
+function personKey(jobId: string, position: number): string {
+  return `${jobId}\u0000${position}`;
+}
+
+async function planPersonPurge(
+  db: Kysely<Database>,
+  dialect: HooksyncDatabase['dialect'],
+  needle: string,
+  includeJobs: boolean,
+): Promise<PersonPurgePlan> {
+  const pattern = linkedinUrlLikePattern(needle);
+  const persons = new Map<string, { job_id: string; position: number }>();
+  for (const row of await db
+    .selectFrom('persons')
+    .select(['job_id', 'position', 'linkedin_url'])
+    .where(likeMatch('linkedin_url', pattern))
+    .execute()) {
+    if (isSameLinkedinUrl(row.linkedin_url, needle)) {
+      persons.set(personKey(row.job_id, row.position), { job_id: row.job_id, position: row.position });
+    }
+  }
+  const jobChanges = new Set<string>();
+  for (const row of await db
+    .selectFrom('job_changes')
+    .select(['job_id', 'linkedin_url', 'contact_linkedin'])
+    .where((eb) => eb.or([likeMatch('linkedin_url', pattern), likeMatch('contact_linkedin', pattern)]))
+    .execute()) {
+    if (isSameLinkedinUrl(row.linkedin_url, needle) || isSameLinkedinUrl(row.contact_linkedin, needle)) {
+      jobChanges.add(row.job_id);
+    }
+  }
+  const quarantine = new Set<string>();
+  for (const row of await db
+    .selectFrom('quarantine')
+    .select(['id', 'body'])
+    .where(quarantineBodyMatch(dialect, pattern))
+    .execute()) {
+    if (textMentionsLinkedinUrl(Buffer.from(row.body).toString('utf8'), needle)) quarantine.add(row.id);
+  }
+  const mentioning: string[] = [];
+  for (const row of await db
+    .selectFrom('jobs')
+    .select(['job_id', 'envelope'])
+    .where(likeMatch('envelope', pattern))
+    .execute()) {
+    if (textMentionsLinkedinUrl(row.envelope, needle)) mentioning.push(row.job_id);
+  }
+  // Sorted here, not by ORDER BY: the order must not depend on the database's collation.
+  mentioning.sort();
+  const companies = new Set<string>();
+  if (includeJobs) {
+    for (const ids of chunkForParameters(mentioning, 1, KEYS_PER_STATEMENT)) {
+      for (const row of await db
+        .selectFrom('persons')
+        .select(['job_id', 'position'])
+        .where('job_id', 'in', ids)
+        .execute()) {
+        persons.set(personKey(row.job_id, row.position), row);
+      }
+      for (const row of await db
+        .selectFrom('job_changes')
+        .select('job_id')
+        .where('job_id', 'in', ids)
+        .execute())
+        jobChanges.add(row.job_id);
+      for (const row of await db
+        .selectFrom('companies')
+        .select('job_id')
+        .where('job_id', 'in', ids)
+        .execute())
+        companies.add(row.job_id);
+    }
+  }
+  return { persons, jobChanges, companies, quarantine, mentioning };
+}
+
+async function deleteByKeys(
+  keys: Iterable<string>,
+  remove: (chunk: string[]) => Promise<{ numDeletedRows: bigint }>,
+): Promise<number> {
+  let deleted = 0;
+  for (const chunk of chunkForParameters([...keys], 1, KEYS_PER_STATEMENT)) {
+    deleted += Number((await remove(chunk)).numDeletedRows);
+  }
+  return deleted;
+}
+
+async function executePlan(trx: Kysely<Database>, plan: PersonPurgePlan, includeJobs: boolean) {
+  const deleted = createEmptyPurgeCounts();
+  // Two parameters per person row: half the keys per statement.
+  for (const chunk of chunkForParameters([...plan.persons.values()], 2, KEYS_PER_STATEMENT)) {
+    const result = await trx
+      .deleteFrom('persons')
+      .where((eb) =>
+        eb.or(chunk.map((k) => eb.and([eb('job_id', '=', k.job_id), eb('position', '=', k.position)]))),
+      )
+      .executeTakeFirst();
+    deleted.persons += Number(result.numDeletedRows);
+  }
+  deleted.job_changes = await deleteByKeys(plan.jobChanges, (ids) =>
+    trx.deleteFrom('job_changes').where('job_id', 'in', ids).executeTakeFirst(),
+  );
+  deleted.companies = await deleteByKeys(plan.companies, (ids) =>
+    trx.deleteFrom('companies').where('job_id', 'in', ids).executeTakeFirst(),
+  );
+  deleted.quarantine = await deleteByKeys(plan.quarantine, (ids) =>
+    trx.deleteFrom('quarantine').where('id', 'in', ids).executeTakeFirst(),
+  );
+  if (includeJobs) {
+    deleted.jobs = await deleteByKeys(plan.mentioning, (ids) =>
+      trx.deleteFrom('jobs').where('job_id', 'in', ids).executeTakeFirst(),
+    );
+  }
+  return deleted;
+}
+
+function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
+  const counts = createEmptyPurgeCounts();
+  counts.persons = plan.persons.size;
+  counts.job_changes = plan.jobChanges.size;
+  counts.companies = plan.companies.size;
+  counts.quarantine = plan.quarantine.size;
+  counts.jobs = includeJobs ? plan.mentioning.length : 0;
+  return counts;
+}
+
+/**
+ * Purges what is stored about one person, in one transaction (a dry run only counts). The ledger and jti
+ * records of deleted jobs stay: a received ledger entry keeps reconcile from fetching the job back.
+ * Throws TypeError for an unusable URL, StorageError when the database fails (nothing is deleted then).
+ */
+export async function purgePerson(
+  database: Pick<HooksyncDatabase, 'db' | 'dialect'>,
+  options: PurgePersonOptions,
+): Promise<PurgeReport> {
+  const needle = parseLinkedinUrl(options.linkedinUrl);
+  const includeJobs = options.includeJobs === true;
+  const dryRun = options.dryRun === true;
+  const { db, dialect } = database;
+  let deleted: PurgeReport['deleted'];
+  let mentioning: string[];
+  try {
+    if (dryRun) {
+      // Read outside a transaction: on SQLite a transaction takes the write lock at BEGIN.
+      const plan = await planPersonPurge(db, dialect, needle, includeJobs);
+      deleted = countPlan(plan, includeJobs);
+      mentioning = plan.mentioning;
+    } else {
+      ({ deleted, mentioning } = await db.transaction().execute(async (trx) => {
+        const plan = await planPersonPurge(trx, dialect, needle, includeJobs);
+        return { deleted: await executePlan(trx, plan, includeJobs), mentioning: plan.mentioning };
+      }));
+    }
+  } catch (error) {
+    throw classifyStorageError(error);
+  }
+  return {
+    mode: 'person',
+    dry_run: dryRun,
+    person: needle,
+    deleted,
+    jobs_mentioning: mentioning,
+    include_jobs: includeJobs,
+  };
+}
