@@ -51,6 +51,13 @@ export {
   TemplateError,
   ValidationError,
 } from './errors.js';
+export { exportRows, templateHeader } from './export/export-rows.js';
+export { guardFormula, unguardFormula } from './export/formula-guard.js';
+// Export
+export { listTemplates, loadTemplate } from './export/load-template.js';
+export { parseTemplate } from './export/parse-template.js';
+export { type ExportReport, runExport } from './export/run-export.js';
+export { writeCsv } from './export/write-csv.js';
 export { createWebhookMiddleware } from './receiver/create-webhook-middleware.js';
 // The receiver
 export {

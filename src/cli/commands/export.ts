@@ -3,16 +3,17 @@ import { type Command, Option } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
 import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
-import { EXPORT_SOURCES } from '../../export/export-sources.js';
-import { loadTemplate } from '../../export/load-template.js';
-import { type ExportReport, runExport } from '../../export/run-export.js';
+import type { ExportReport } from '../../export/run-export.js';
 import type { JobKind } from '../../storage/database.js';
-import { migrateToLatest } from '../../storage/migrate-to-latest.js';
-import { openDatabase } from '../../storage/open-database.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { addDatabaseOption } from '../options.js';
 
 const KINDS: readonly JobKind[] = ['search_contact', 'job_change', 'company_reveal'];
+/**
+ * SQLite page cache of the export's own connection, in KiB: an export reads each page about once, so the
+ * 16 MiB better-sqlite3 default only adds to the peak RSS (1,000,000 persons: about 130 MB instead of 145).
+ */
+export const EXPORT_SQLITE_CACHE_KIB = 4096;
 
 interface ExportCommandOptions {
   template: string;
@@ -55,7 +56,29 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
   command.action((options: ExportCommandOptions) => exportCommand(ctx, options));
 }
 
+/** The export's modules, loaded when the command runs: every other command starts without them. */
+async function loadExportModules() {
+  const [
+    { sql },
+    { EXPORT_SOURCES },
+    { loadTemplate },
+    { runExport },
+    { migrateToLatest },
+    { openDatabase },
+  ] = await Promise.all([
+    import('kysely'),
+    import('../../export/export-sources.js'),
+    import('../../export/load-template.js'),
+    import('../../export/run-export.js'),
+    import('../../storage/migrate-to-latest.js'),
+    import('../../storage/open-database.js'),
+  ]);
+  return { sql, EXPORT_SOURCES, loadTemplate, runExport, migrateToLatest, openDatabase };
+}
+
 async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Promise<void> {
+  const { sql, EXPORT_SOURCES, loadTemplate, runExport, migrateToLatest, openDatabase } =
+    await loadExportModules();
   const since = options.since === undefined ? undefined : parseSince(options.since);
   const jobChangeStatuses =
     options.jobChangeStatus === undefined ? undefined : parseJobChangeStatuses(options.jobChangeStatus);
@@ -76,7 +99,15 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
         cause: migration.error,
       });
     }
+    if (database.dialect === 'sqlite') {
+      await sql.raw(`PRAGMA cache_size = -${EXPORT_SQLITE_CACHE_KIB}`).execute(database.db);
+    }
     const progress = createProgress(ctx);
+    // SIGINT / SIGTERM stop the export between two rows: the temporary file is removed, the cursor stays.
+    const interrupt = new AbortController();
+    void ctx.shutdown.then((signal) =>
+      interrupt.abort(new CliError(`export interrupted by ${signal}: nothing written`)),
+    );
     let report: ExportReport;
     try {
       report = await runExport(database.db, template, {
@@ -89,6 +120,7 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
         all: options.all === true,
         jobChangeStatuses,
         onProgress: progress.update,
+        signal: interrupt.signal,
       });
     } finally {
       progress.done();
@@ -141,7 +173,7 @@ function createProgress(ctx: CliContext): { update: (rows: number) => void; done
 
 function summarize(report: ExportReport): string {
   const where = report.out === '-' ? 'stdout' : report.out;
-  const rows = `${report.rows} ${report.rows === 1 ? 'row' : 'rows'}`;
+  const rows = `${report.rows.toLocaleString('en-US')} ${report.rows === 1 ? 'row' : 'rows'}`;
   let line = `exported ${rows} with template ${report.template} (${report.dialect}) to ${where}`;
   if (report.cursorKey !== undefined) {
     line += `; stored ${report.since === undefined ? 'from the start' : `from ${report.since}`} until ${report.until}, cursor ${report.cursorKey} moved`;

@@ -1,7 +1,5 @@
 /** `hooksync templates list|show`: the export templates. */
 import type { Command } from 'commander';
-import { describeTemplate } from '../../export/describe-template.js';
-import { listTemplates, loadTemplate } from '../../export/load-template.js';
 import { type CliContext, writeLine } from '../context.js';
 import { addJsonOption } from '../options.js';
 
@@ -12,6 +10,7 @@ export function registerTemplatesCommand(program: Command, ctx: CliContext): voi
       .command('list')
       .description('list the built-in templates: name, source, dialect, columns, description')
       .action(async (options: { json?: boolean }) => {
+        const { listTemplates } = await import('../../export/load-template.js');
         const summaries = await listTemplates();
         if (options.json === true) {
           writeLine(ctx.stdout, JSON.stringify(summaries, null, 2));
@@ -29,6 +28,11 @@ export function registerTemplatesCommand(program: Command, ctx: CliContext): voi
       .description("show a template's columns and where each comes from")
       .argument('<name|path>', 'template name or file')
       .action(async (nameOrPath: string, options: { json?: boolean }) => {
+        // Loaded on use: the other commands start without the export modules.
+        const [{ describeTemplate }, { loadTemplate }] = await Promise.all([
+          import('../../export/describe-template.js'),
+          import('../../export/load-template.js'),
+        ]);
         const description = describeTemplate(await loadTemplate(nameOrPath));
         if (options.json === true) {
           writeLine(ctx.stdout, JSON.stringify(description, null, 2));

@@ -1,0 +1,84 @@
+/**
+ * exportRows(db, template, options): the library entry for users who write to their own sink. Streams the
+ * template's rows from the database as arrays of cell text, header order, in constant memory.
+ */
+import type { Kysely } from 'kysely';
+import type { JobChangeStatus } from '../contract/enums.js';
+import type { Database, JobKind } from '../storage/database.js';
+import { buildExportQuery } from './build-export-query.js';
+import { compileTemplate } from './compile-template.js';
+import { EXPORT_SOURCES } from './export-sources.js';
+import { guardFormula } from './formula-guard.js';
+import type { ExportTemplate } from './parse-template.js';
+
+/** Rows fetched per round trip from a Postgres cursor (SQLite streams row by row). */
+export const DEFAULT_CHUNK_SIZE = 1000;
+
+/** Which rows, and how their cells are shaped. */
+export interface ExportRowsOptions {
+  /** Only rows stored at or after this instant. */
+  readonly since?: Date | string | undefined;
+  /** Only rows stored before this instant. */
+  readonly until?: Date | string | undefined;
+  /** Only rows from jobs of this kind; must be one of the template source's kinds. */
+  readonly kind?: JobKind | undefined;
+  /** Every occurrence of a person (or company), not only the newest (default false). */
+  readonly all?: boolean | undefined;
+  /**
+   * Overrides the template's job_change_status filter: the statuses to keep, or 'all' for every status
+   * (no_change and unknown included). Default: the template's filter.
+   */
+  readonly jobChangeStatuses?: readonly JobChangeStatus[] | 'all' | undefined;
+  /**
+   * Apply the formula guard to each cell (default false: writeCsv guards; set it when your own sink is a
+   * spreadsheet).
+   */
+  readonly formulaGuard?: boolean | undefined;
+  /** Postgres cursor batch size (default {@link DEFAULT_CHUNK_SIZE}). */
+  readonly chunkSize?: number | undefined;
+}
+
+/** The header row of a template. */
+export function templateHeader(template: ExportTemplate): string[] {
+  return template.columns.map((c) => c.header);
+}
+
+/** Normalises an instant to the form received_at is stored in (ISO 8601 UTC, milliseconds). */
+export function toStoredInstant(value: Date | string, what: string): string {
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (Number.isNaN(ms)) throw new TypeError(`${what} is not a date-time: ${String(value)}`);
+  return new Date(ms).toISOString();
+}
+
+/**
+ * Streams the rows of `template` (arrays of cell text, empty for missing values). On Postgres the Kysely
+ * dialect needs its `cursor` option (openDatabase sets it). On SQLite the connection stays busy until the
+ * iteration ends or is broken off.
+ */
+export async function* exportRows(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  options: ExportRowsOptions = {},
+): AsyncGenerator<string[], void, undefined> {
+  const compiled = compileTemplate(template);
+  const statuses =
+    options.jobChangeStatuses === 'all'
+      ? undefined
+      : (options.jobChangeStatuses ?? template.jobChangeStatuses);
+  const query = buildExportQuery(db, EXPORT_SOURCES[template.source], compiled.fields, {
+    since: options.since === undefined ? undefined : toStoredInstant(options.since, 'since'),
+    until: options.until === undefined ? undefined : toStoredInstant(options.until, 'until'),
+    kind: options.kind,
+    jobChangeStatuses: statuses,
+    present: template.present,
+    dedupe: template.dedupe && options.all !== true,
+  });
+  const guard = options.formulaGuard === true;
+  for await (const { r } of query.stream(options.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
+    const values: unknown = typeof r === 'string' ? JSON.parse(r) : r;
+    if (!Array.isArray(values)) throw new TypeError('the export query returned a row that is not an array');
+    const cells = compiled.render(values);
+    if (guard) for (let i = 0; i < cells.length; i += 1) cells[i] = guardFormula(cells[i] as string);
+    yield cells;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * runExport(db, template, options): one export run, as `hooksync export` performs it. A file is written
+ * under a temporary name in its folder, flushed to disk and renamed into place, so that readers never see
+ * half a file; the --since-last cursor moves only after that, so a failed run repeats instead of skipping.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import type { JobChangeStatus } from '../contract/enums.js';
+import type { Database, JobKind } from '../storage/database.js';
+import type { CsvDialectName } from './csv-dialects.js';
+import { exportCursorKey, readExportCursor, saveExportCursor } from './export-cursor.js';
+import { exportRows, templateHeader, toStoredInstant } from './export-rows.js';
+import type { ExportTemplate } from './parse-template.js';
+import { writeCsv } from './write-csv.js';
+
+/**
+ * How far behind the clock --since-last stops: a row committed a moment late with an earlier received_at
+ * (a long transaction, a replica's clock a little behind) still lands in the next run's window.
+ */
+export const DEFAULT_SETTLE_MS = 5_000;
+
+/** Knobs of one export run. */
+export interface RunExportOptions {
+  /** A file path, or "-" to write to `stdout`. */
+  readonly out: string;
+  /** Where "-" writes (required then); never ended by the run. */
+  readonly stdout?: Writable | undefined;
+  /** Overrides the template's dialect. */
+  readonly dialect?: CsvDialectName | undefined;
+  /** Only rows stored at or after this instant; excludes `sinceLast`. */
+  readonly since?: Date | string | undefined;
+  /** Only rows stored since the last complete run of this template (and kind); moves the cursor. */
+  readonly sinceLast?: boolean | undefined;
+  readonly kind?: JobKind | undefined;
+  /** Every occurrence of a person, not only the newest. */
+  readonly all?: boolean | undefined;
+  /** Overrides the template's job_change_status filter ('all' keeps every status). */
+  readonly jobChangeStatuses?: readonly JobChangeStatus[] | 'all' | undefined;
+  /** Clock in ms (default Date.now). */
+  readonly now?: (() => number) | undefined;
+  /** Default {@link DEFAULT_SETTLE_MS}. */
+  readonly settleMs?: number | undefined;
+  readonly onProgress?: ((rows: number) => void) | undefined;
+  /** Abandons the run (no file, no cursor change), e.g. on SIGINT. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What a run did. */
+export interface ExportReport {
+  readonly template: string;
+  readonly dialect: CsvDialectName;
+  /** Data rows written. */
+  readonly rows: number;
+  /** The file written (absolute), or "-". */
+  readonly out: string;
+  /** The window exported: rows stored at or after `since` and before `until` (when bounded). */
+  readonly since: string | undefined;
+  readonly until: string | undefined;
+  /** The cursor moved by --since-last, if any. */
+  readonly cursorKey: string | undefined;
+}
+
+/** Runs one export; rejects (leaving no file and no cursor change) if anything fails. */
+export async function runExport(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  options: RunExportOptions,
+): Promise<ExportReport> {
+  if (options.sinceLast === true && options.since !== undefined) {
+    throw new TypeError('since and sinceLast exclude each other');
+  }
+  const now = options.now ?? Date.now;
+  const dialect = options.dialect ?? template.dialect;
+  const cursorKey = options.sinceLast === true ? exportCursorKey(template.name, options.kind) : undefined;
+  let since = options.since === undefined ? undefined : toStoredInstant(options.since, 'since');
+  let until: string | undefined;
+  if (cursorKey !== undefined) {
+    since = (await readExportCursor(db, cursorKey))?.cursor;
+    until = new Date(now() - (options.settleMs ?? DEFAULT_SETTLE_MS)).toISOString();
+    // A clock that went back must not move the cursor back: export nothing and keep it.
+    if (since !== undefined && since > until) until = since;
+  }
+  const rows = exportRows(db, template, {
+    since,
+    until,
+    kind: options.kind,
+    all: options.all,
+    jobChangeStatuses: options.jobChangeStatuses,
+    // Guarded as they are made, so that writeCsv need not copy each row to guard it.
+    formulaGuard: true,
+  });
+  const csv = {
+    header: templateHeader(template),
+    dialect,
+    onProgress: options.onProgress,
+    signal: options.signal,
+    formulaGuard: false,
+  };
+
+  let written: number;
+  let out: string;
+  if (options.out === '-') {
+    if (options.stdout === undefined) throw new TypeError('out "-" needs a stdout stream');
+    written = (await writeCsv(rows, options.stdout, csv)).rows;
+    out = '-';
+  } else {
+    out = resolve(options.out);
+    written = await writeFileAtomically(out, (stream) => writeCsv(rows, stream, csv).then((r) => r.rows));
+  }
+  if (cursorKey !== undefined && until !== undefined) {
+    await saveExportCursor(db, {
+      key: cursorKey,
+      cursor: until,
+      rows: written,
+      updatedAt: new Date(now()).toISOString(),
+    });
+  }
+  return { template: template.name, dialect, rows: written, out, since, until, cursorKey };
+}
+
+/** Writes through a temporary file in the same folder, fsyncs it, then renames it over `path`. */
+async function writeFileAtomically<T>(path: string, write: (stream: Writable) => Promise<T>): Promise<T> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const stream = createWriteStream(temporary, { flags: 'wx', mode: 0o644, highWaterMark: 64 * 1024 });
+  let renamed = false;
+  try {
+    const opened = once(stream, 'open');
+    await opened;
+    const result = await write(stream);
+    stream.end();
+    await finished(stream);
+    // fsync through a second descriptor: it flushes the file, whichever descriptor wrote it.
+    const handle = await open(temporary, 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+    renamed = true;
+    return result;
+  } finally {
+    if (!renamed) {
+      stream.destroy();
+      await unlink(temporary).catch(() => undefined);
+    }
+  }
+}
