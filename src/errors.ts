@@ -84,7 +84,12 @@ export class ValidationError extends HooksyncError {
   declare readonly code: ValidationCode;
   /** Human-readable problems, one per rule broken (at most 10, as in the error object). */
   readonly issues: readonly string[];
-  constructor(code: ValidationCode, message: string, issues: readonly string[] = [], options?: { cause?: unknown }) {
+  constructor(
+    code: ValidationCode,
+    message: string,
+    issues: readonly string[] = [],
+    options?: { cause?: unknown },
+  ) {
     super(code, message, options);
     this.issues = issues.slice(0, 10);
   }
@@ -119,7 +124,11 @@ export class StorageError extends HooksyncError {
 
 /** A bad export template: names the file, the column and what is wrong. */
 export class TemplateError extends HooksyncError {
-  constructor(code: 'TEMPLATE_INVALID' | 'TEMPLATE_NOT_FOUND', message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: 'TEMPLATE_INVALID' | 'TEMPLATE_NOT_FOUND',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(code, message, options);
   }
 }

@@ -76,7 +76,8 @@ export type ValidationCode = CodeOf<'VALIDATION'>;
 export type TitleFilterCode = Extract<ErrorCode, `VALIDATION_BAD_TITLE_FILTER${string}`>;
 
 /** The pattern the interface gives for a code: `CATEGORY_DETAIL`. */
-export const ERROR_CODE_PATTERN = /^(AUTH|PERMISSION|QUOTA|VALIDATION|NOT_FOUND|RATE_LIMIT|ROUTING|INTERNAL)_[A-Z0-9_]+$/;
+export const ERROR_CODE_PATTERN =
+  /^(AUTH|PERMISSION|QUOTA|VALIDATION|NOT_FOUND|RATE_LIMIT|ROUTING|INTERNAL)_[A-Z0-9_]+$/;
 
 const CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
 

@@ -10,9 +10,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { acquireLease, RECONCILE_LEASE_NAME } from '../../../src/reconcile/acquire-lease.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { launchJobs } from './helpers/sim-jobs.js';
 

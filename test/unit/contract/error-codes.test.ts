@@ -18,9 +18,12 @@ function codesInInterface(): string[] {
 }
 
 describe('error codes', () => {
-  it.skipIf(sharedInterfaceText === undefined)('docs/service-interface.md is the current shared interface', () => {
-    expect(interfaceText).toBe(sharedInterfaceText);
-  });
+  it.skipIf(sharedInterfaceText === undefined)(
+    'docs/service-interface.md is the current shared interface',
+    () => {
+      expect(interfaceText).toBe(sharedInterfaceText);
+    },
+  );
 
   it('lists exactly the codes of the interface, in its order', () => {
     const listed = codesInInterface();

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
 import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
 import { createTestDatabase } from '../../../helpers/postgres.js';
 
 /** An open, migrated database and where it lives. */
