@@ -2,7 +2,7 @@
 import { type Command, Option } from 'commander';
 import { LOG_LEVELS, type LogLevel } from '../../config/load-config.js';
 import type { DemoReport } from '../../demo/demo-report.js';
-import { type DemoProgress, runDemo } from '../../demo/run-demo.js';
+import type { DemoProgress } from '../../demo/run-demo.js';
 import { type CliContext, CliError, EXIT_FAILURE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { printTable } from '../print-table.js';
@@ -43,6 +43,7 @@ async function demoCommand(ctx: CliContext, flags: DemoFlags): Promise<void> {
   const progress = createProgress(ctx);
   let report: DemoReport;
   try {
+    const { runDemo } = await import('../../demo/run-demo.js');
     report = await runDemo({
       outDir: flags.out,
       keepDatabase: flags.keepDb === true,

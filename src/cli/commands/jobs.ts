@@ -3,8 +3,6 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { JOB_KINDS } from '../../contract/enums.js';
 import { isJobId } from '../../contract/job-id.js';
-import { getJob, listJobs } from '../../storage/job-queries.js';
-import { withMigratedDatabase } from '../../storage/open-migrated-database.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
 import { printTable } from '../print-table.js';
@@ -36,6 +34,8 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
     }
     const limit = parseLimit(flags.limit);
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const { listJobs } = await import('../../storage/job-queries.js');
+    const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
       listJobs(db, {
         ...(flags.kind !== undefined ? { kind: flags.kind as (typeof JOB_KINDS)[number] } : {}),
@@ -68,6 +68,8 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
   get.action(async (jobId: string, flags: { databaseUrl?: string }) => {
     if (!isJobId(jobId)) throw new CliError(`job_id must be a UUID (got "${jobId}")`, EXIT_USAGE);
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const { getJob } = await import('../../storage/job-queries.js');
+    const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const row = await withMigratedDatabase(config.databaseUrl, ({ db }) => getJob(db, jobId));
     if (row === undefined) throw new CliError(`no stored job ${jobId}`);
     // The envelope is already JSON, stored verbatim: printing it as is keeps it byte for byte.

@@ -1,9 +1,6 @@
 /** `hooksync migrate`: bring the database schema up to date. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { migrateToLatest } from '../../storage/migrate-to-latest.js';
-import { openDatabase } from '../../storage/open-database.js';
-import { redactDatabaseUrl } from '../../storage/redact-database-url.js';
 import { type CliContext, CliError, writeLine } from '../context.js';
 import { addDatabaseOption } from '../options.js';
 
@@ -12,6 +9,9 @@ export function registerMigrateCommand(program: Command, ctx: CliContext): void 
   addDatabaseOption(command);
   command.action(async (flags: { databaseUrl?: string }) => {
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const { migrateToLatest } = await import('../../storage/migrate-to-latest.js');
+    const { openDatabase } = await import('../../storage/open-database.js');
+    const { redactDatabaseUrl } = await import('../../storage/redact-database-url.js');
     const database = await openDatabase(config.databaseUrl);
     try {
       const report = await migrateToLatest(database);

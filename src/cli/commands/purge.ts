@@ -2,10 +2,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { parseDuration } from '../../reconcile/parse-duration.js';
-import { withMigratedDatabase } from '../../storage/open-migrated-database.js';
 import { parseLinkedinUrl } from '../../storage/purge-linkedin-url.js';
-import { purgeOlderThan } from '../../storage/purge-older-than.js';
-import { purgePerson } from '../../storage/purge-person.js';
 import { PURGE_TABLES, type PurgeReport, totalPurged } from '../../storage/purge-report.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { addDatabaseOption, addJsonOption } from '../options.js';
@@ -49,6 +46,9 @@ async function purgeCommand(ctx: CliContext, flags: PurgeFlags): Promise<void> {
   const request = parseRequest(flags);
   const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
   const dryRun = flags.dryRun === true;
+  const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
+  const { purgeOlderThan } = await import('../../storage/purge-older-than.js');
+  const { purgePerson } = await import('../../storage/purge-person.js');
   const report = await withMigratedDatabase(config.databaseUrl, (database) =>
     request.mode === 'older_than'
       ? purgeOlderThan(database.db, { olderThanMs: request.olderThanMs, dryRun })

@@ -1,8 +1,6 @@
 /** `hooksync quarantine list`: refused callbacks and why. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { listQuarantine } from '../../storage/job-queries.js';
-import { withMigratedDatabase } from '../../storage/open-migrated-database.js';
 import { type CliContext, writeLine } from '../context.js';
 import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
 import { printTable } from '../print-table.js';
@@ -22,6 +20,8 @@ export function registerQuarantineCommand(program: Command, ctx: CliContext): vo
   list.action(async (flags: { json?: boolean; limit?: string; databaseUrl?: string }) => {
     const limit = parseLimit(flags.limit);
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const { listQuarantine } = await import('../../storage/job-queries.js');
+    const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
       listQuarantine(db, limit !== undefined ? { limit } : {}),
     );

@@ -1,7 +1,6 @@
 /** `hooksync reconcile`: recover missing jobs through the finders. */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { createClient } from '../../client/create-client.js';
 import { loadConfig } from '../../config/load-config.js';
 import { parseDuration } from '../../reconcile/parse-duration.js';
 import type { ReconcileProgress } from '../../reconcile/reconcile-entries.js';
@@ -11,10 +10,6 @@ import {
   type ReconcileRunRecord,
 } from '../../reconcile/reconcile-history.js';
 import { formatReconcileSummary, type ReconcileReport } from '../../reconcile/reconcile-report.js';
-import { runReconcile } from '../../reconcile/run-reconcile.js';
-import { createJobStore } from '../../storage/job-store.js';
-import type { HooksyncDatabase } from '../../storage/open-database.js';
-import { openMigratedDatabase } from '../../storage/open-migrated-database.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import {
@@ -111,15 +106,6 @@ function printHistory(ctx: CliContext, runs: readonly ReconcileRunRecord[], json
   }
 }
 
-async function withDatabase<T>(url: string, work: (database: HooksyncDatabase) => Promise<T>): Promise<T> {
-  const database = await openMigratedDatabase(url);
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
-
 export function registerReconcileCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('reconcile')
@@ -149,8 +135,9 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
       databaseUrl: flags.databaseUrl,
       logLevel: flags.logLevel,
     });
+    const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     if (flags.history) {
-      const runs = await withDatabase(config.databaseUrl, (database) =>
+      const runs = await withMigratedDatabase(config.databaseUrl, (database) =>
         listReconcileRuns(database.db, limit ?? DEFAULT_HISTORY_LIMIT),
       );
       printHistory(ctx, runs, Boolean(flags.json));
@@ -161,12 +148,15 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
       ? { baseUrl: config.apiBaseUrl ?? 'http://127.0.0.1', apiKey: config.apiKey ?? 'unused' }
       : requireService(config);
     const logger = createLogger(config.logLevel, ctx.stderr);
+    const { createClient } = await import('../../client/create-client.js');
+    const { runReconcile } = await import('../../reconcile/run-reconcile.js');
+    const { createJobStore } = await import('../../storage/job-store.js');
     const client = createClient({ ...service, logger });
     const abort = new AbortController();
     void ctx.shutdown.then((signal) => abort.abort(new Error(`interrupted by ${signal}`)));
     const progress = ctx.interactive && !flags.dryRun ? createProgressBar(ctx.stderr) : undefined;
 
-    const report = await withDatabase(config.databaseUrl, async (database) => {
+    const report = await withMigratedDatabase(config.databaseUrl, async (database) => {
       const store = createJobStore({ database, logger });
       try {
         return await runReconcile(

@@ -1,11 +1,8 @@
 /** `hooksync reveal`: launch a company reveal and store its result. */
 import type { Command } from 'commander';
-import { createClient } from '../../client/create-client.js';
 import { CONFIG_VARIABLES, type HooksyncConfig, loadConfig } from '../../config/load-config.js';
 import { isPlainObject } from '../../contract/custom-fields.js';
-import { createLauncher, type LaunchResult } from '../../reconcile/create-launcher.js';
-import { createJobStore } from '../../storage/job-store.js';
-import { openMigratedDatabase } from '../../storage/open-migrated-database.js';
+import type { LaunchResult } from '../../reconcile/create-launcher.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { addDatabaseOption, addJsonOption, addServiceOptions } from '../options.js';
@@ -91,6 +88,10 @@ export function registerRevealCommand(program: Command, ctx: CliContext): void {
     const service = requireService(config);
     const customFields = parseCustomFields(flags.customField);
     const logger = createLogger(config.logLevel, ctx.stderr);
+    const { createClient } = await import('../../client/create-client.js');
+    const { createLauncher } = await import('../../reconcile/create-launcher.js');
+    const { createJobStore } = await import('../../storage/job-store.js');
+    const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const client = createClient({ ...service, logger });
     const database = await openMigratedDatabase(config.databaseUrl, { logger });
     const store = createJobStore({ database, logger });

@@ -1,7 +1,6 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { startReceiver } from '../../receiver/start-receiver.js';
 import type { CliContext } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
@@ -53,6 +52,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       logLevel: flags.logLevel,
     });
     const logger = createLogger(config.logLevel);
+    const { startReceiver } = await import('../../receiver/start-receiver.js');
     const running = await startReceiver({
       config,
       logger,

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { ValidationError } from '../../errors.js';
 import { parseRateSpec, parseSubKeySpec, type SubKeySpec } from '../../simulator/api-key-registry.js';
-import { createSimulator } from '../../simulator/create-simulator.js';
+import type { Simulator } from '../../simulator/create-simulator.js';
 import type { SimulatorOptions } from '../../simulator/simulator-options.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
@@ -123,7 +123,8 @@ async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
   const options = simulatorOptionsFromFlags(flags, ctx.env);
   const { logLevel } = loadConfig(ctx.env, { logLevel: flags.logLevel });
   const logger = createLogger(logLevel);
-  let simulator: Awaited<ReturnType<typeof createSimulator>>;
+  const { createSimulator } = await import('../../simulator/create-simulator.js');
+  let simulator: Simulator;
   try {
     simulator = await createSimulator({ ...options, logger });
   } catch (error) {

@@ -11,8 +11,7 @@ import {
   validateExpectedJobs,
 } from '../../reconcile/parse-expected-jobs.js';
 import { parseJobIdList } from '../../reconcile/parse-job-id-list.js';
-import { type ExpectedJob, recordExpectedJobs } from '../../reconcile/record-expected-jobs.js';
-import { openMigratedDatabase } from '../../storage/open-migrated-database.js';
+import type { ExpectedJob } from '../../reconcile/record-expected-jobs.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { addDatabaseOption } from '../options.js';
 
@@ -88,6 +87,8 @@ export function registerTrackCommand(program: Command, ctx: CliContext): void {
     }
     const jobs = await collectJobs(ids, flags, ctx);
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const { recordExpectedJobs } = await import('../../reconcile/record-expected-jobs.js');
+    const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const database = await openMigratedDatabase(config.databaseUrl);
     try {
       const added = await recordExpectedJobs(database.db, jobs, 'track', new Date());
