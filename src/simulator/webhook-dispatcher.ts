@@ -3,6 +3,7 @@
  * background, signed, retried up to 5 times on 429/500/502/504 or a network error with exponential
  * backoff (base * 2^n), never on any other status. Injects the configured faults and records every attempt.
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { sleep } from '../client/sleep.js';
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_STATUSES } from '../contract/limits.js';
@@ -102,6 +103,8 @@ export class WebhookDispatcher {
   #signedDeliveries = 0;
 
   constructor(deps: WebhookDispatcherDeps, config: WebhookDispatcherConfig) {
+    // Every delivery in flight waits on this one signal (retry sleeps, timeouts): thousands at once are normal.
+    setMaxListeners(0, this.#closing.signal);
     this.#deps = deps;
     this.#config = config;
   }
