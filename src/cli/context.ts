@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 /** Exit codes of the CLI. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
-/** Bad usage, and commands whose issue has not landed yet. */
+/** Bad usage: an unknown command, a bad flag or argument. */
 export const EXIT_USAGE = 2;
 
 /** The process around a command. */
@@ -33,10 +33,6 @@ export class CliError extends Error {
   }
 }
 
-/** Fails a command whose issue has not landed yet. */
-export function notImplemented(command: string): never {
-  throw new CliError(`hooksync ${command}: not implemented yet`, EXIT_USAGE);
-}
 
 /** Writes a line to a stream. */
 export function writeLine(stream: Writable, line: string): void {
