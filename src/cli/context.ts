@@ -33,7 +33,6 @@ export class CliError extends Error {
   }
 }
 
-
 /** Writes a line to a stream. */
 export function writeLine(stream: Writable, line: string): void {
   stream.write(`${line}\n`);
