@@ -60,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         const page = await context.newPage();
         const response = await page.goto(`${running.url}/ui`);
         expect(response?.status()).toBe(200);
-        const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+        const text = ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ');
         expect(text).toContain('BODY_HASH_MISMATCH');
         expect(text).toContain('SIGNATURE_MISSING');
         expect(text).toMatch(/completed/);
