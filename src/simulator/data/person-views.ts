@@ -11,9 +11,10 @@ import type {
 import { formatMonthStart, monthOf, yearOf } from './calendar-month.js';
 import type { SyntheticPerson, SyntheticRole } from './synthesize-person.js';
 
-/** The Search Contact person: channel and verification fields null, phone_numbers empty (Search Contact output). */
-export function toSearchContactPerson(person: SyntheticPerson): SearchContactPerson {
-  const employer = person.current?.employer.company ?? null;
+/** The profile fields both outputs share. Without a current role, employer, title, seniority and department are null. */
+function profileOf(person: SyntheticPerson) {
+  const current = person.current;
+  const employer = current?.employer.company ?? null;
   return {
     id: person.id,
     first_name: person.firstName,
@@ -21,19 +22,26 @@ export function toSearchContactPerson(person: SyntheticPerson): SearchContactPer
     linkedin_id: person.linkedinHandle,
     linkedin_url: person.linkedinUrl,
     about: person.about,
-    personal_email: null,
     location: person.location,
     country: person.country,
-    company_id: employer?.id ?? null,
     company_linkedin_id: employer?.linkedin_id ?? null,
     company_name: employer?.name ?? null,
     company_domain: employer?.domain ?? null,
+    title: current?.title ?? null,
+    seniority: current === null ? null : person.seniority,
+    department: current === null ? null : person.department,
+  };
+}
+
+/** The Search Contact person: channel and verification fields null, phone_numbers empty (Search Contact output). */
+export function toSearchContactPerson(person: SyntheticPerson): SearchContactPerson {
+  return {
+    ...profileOf(person),
+    company_id: person.current?.employer.company.id ?? null,
+    personal_email: null,
     professional_email: null,
     mobile_phone: null,
     phone_numbers: [],
-    title: person.current?.title ?? null,
-    seniority: person.current === null ? null : person.seniority,
-    department: person.current === null ? null : person.department,
     experiences: person.roles.map(toSearchContactExperience),
     email_verified: null,
     email_confidence: null,
@@ -49,24 +57,7 @@ export function toSearchContactPerson(person: SyntheticPerson): SearchContactPer
  * department are null and every experience is ended.
  */
 export function toJobChangePerson(person: SyntheticPerson): JobChangePerson {
-  const employer = person.current?.employer.company ?? null;
-  return {
-    id: person.id,
-    first_name: person.firstName,
-    last_name: person.lastName,
-    linkedin_id: person.linkedinHandle,
-    linkedin_url: person.linkedinUrl,
-    about: person.about,
-    location: person.location,
-    country: person.country,
-    company_linkedin_id: employer?.linkedin_id ?? null,
-    company_name: employer?.name ?? null,
-    company_domain: employer?.domain ?? null,
-    title: person.current?.title ?? null,
-    seniority: person.current === null ? null : person.seniority,
-    department: person.current === null ? null : person.department,
-    experiences: person.roles.map(toJobChangeExperience),
-  };
+  return { ...profileOf(person), experiences: person.roles.map(toJobChangeExperience) };
 }
 
 /** Experience fields both outputs share; end_* only for past roles (interface: "present for past roles"). */
