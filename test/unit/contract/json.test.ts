@@ -39,6 +39,59 @@ describe('parseJsonText', () => {
     expect(parsed).toEqual(plain);
   });
 
+  it.each<[string, unknown]>([
+    ['9007199254740991', 9007199254740991],
+    ['9007199254740992', 9007199254740992n],
+    ['-9007199254740991', -9007199254740991],
+    ['-9007199254740992', -9007199254740992n],
+    ['9999999999999999', 9999999999999999n],
+    ['-0', -0],
+    ['[-0,12345678901234567890]', [-0, 12345678901234567890n]],
+    ['[1e21,12345678901234567890]', [1e21, 12345678901234567890n]],
+    [
+      '[1E+400,-1e400,12345678901234567890]',
+      [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 12345678901234567890n],
+    ],
+    ['[12345678901234567890.0,12345678901234567890]', [12345678901234567000, 12345678901234567890n]],
+    [
+      '[1e-12345678901234567890,1e+12345678901234567890,-12345678901234567890]',
+      [0, Number.POSITIVE_INFINITY, -12345678901234567890n],
+    ],
+    [
+      '[0.12345678901234567890123,1.5e-7,12345678901234567890]',
+      [0.12345678901234568, 1.5e-7, 12345678901234567890n],
+    ],
+    [' \r\n\t-12345678901234567890\n ', -12345678901234567890n],
+    ['[1,\n  12345678901234567890\n]', [1, 12345678901234567890n]],
+    ['{"a":{"b":[true,null,98765432109876543210]}}', { a: { b: [true, null, 98765432109876543210n] } }],
+    ['{"total":\n\t 340282366920938463463374607431768211456\r\n}', { total: 2n ** 128n }],
+  ])('reads %j exactly', (text, expected) => {
+    expect(parseJsonText(text)).toStrictEqual(expected);
+  });
+
+  it('leaves digits inside strings and keys alone, escapes and all', () => {
+    const text = String.raw`{"12345678901234567890":12345678901234567890,"s":"12345678901234567890","q":"\"12345678901234567890\"","b":"\\","n":-12345678901234567891,"u":"\u0031234567890123456789 and 1e400, 12345678901234567890]","m":"123e4567-e89b-42d3-a456-426614174000-12345678901234567890"}`;
+    expect(parseJsonText(text)).toStrictEqual({
+      '12345678901234567890': 12345678901234567890n,
+      s: '12345678901234567890',
+      q: '"12345678901234567890"',
+      b: '\\',
+      n: -12345678901234567891n,
+      u: '1234567890123456789 and 1e400, 12345678901234567890]',
+      m: '123e4567-e89b-42d3-a456-426614174000-12345678901234567890',
+    });
+  });
+
+  it('keeps a __proto__ key an own property, as JSON.parse does', () => {
+    const parsed = parseJsonText(
+      '{"__proto__":12345678901234567890,"x":{"__proto__":[12345678901234567891]}}',
+    );
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value).toBe(12345678901234567890n);
+    const inner = (parsed as { x: object }).x;
+    expect(Object.getOwnPropertyDescriptor(inner, '__proto__')?.value).toEqual([12345678901234567891n]);
+  });
+
   it.each([
     '',
     '{',
@@ -48,6 +101,11 @@ describe('parseJsonText', () => {
     'NaN',
     '{"a":12345678901234567890',
     '12345678901234567890 x',
+    '{12345678901234567890:1}',
+    '[0012345678901234567890]',
+    '[-12345678901234567890.]',
+    '["12345678901234567890]',
+    '[12345678901234567890',
   ])('throws SyntaxError for %j', (text) => {
     expect(() => parseJsonText(text)).toThrow(SyntaxError);
   });
@@ -87,9 +145,36 @@ describe('parseJsonText', () => {
     expect(() => parseJsonText(withBig)).toThrow(SyntaxError);
   });
 
-  it('keeps a repeated key as JSON.parse does unless the text needs the lossless reader', () => {
+  it('keeps the last value of a repeated key, as JSON.parse does, with or without big integers', () => {
     expect(parseJsonText('{"a":1,"a":2}')).toEqual({ a: 2 });
-    expect(() => parseJsonText('{"a":1,"a":2,"b":12345678901234567890}')).toThrow(SyntaxError);
+    expect(parseJsonText('{"a":1,"a":2,"b":12345678901234567890}')).toEqual({
+      a: 2,
+      b: 12345678901234567890n,
+    });
+    expect(parseJsonText('{"a":12345678901234567890,"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonText('{"a":12345678901234567890,"a":12345678901234567891}')).toEqual({
+      a: 12345678901234567891n,
+    });
+    const last = parseJsonText('{"a":1,"b":2,"a":-12345678901234567890}') as Record<string, unknown>;
+    expect(last).toEqual({ a: -12345678901234567890n, b: 2 });
+    expect(Object.keys(last)).toEqual(['a', 'b']);
+  });
+
+  it('reads a document nested deep next to a long array, or to an exponent beyond the safe range', () => {
+    const depth = 50_000;
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const depthOf = (value: unknown): number => {
+      let levels = 0;
+      for (let node = value; Array.isArray(node); node = node[0]) levels++;
+      return levels;
+    };
+    const zeros = new Array<number>(200_000).fill(0);
+    const [nested, long] = parseJsonText(`[${deep},[${zeros.join(',')}]]`) as [unknown, unknown];
+    expect(depthOf(nested)).toBe(depth);
+    expect(long).toEqual(zeros);
+    const [nestedToo, infinite] = parseJsonText(`[${deep},1e400]`) as [unknown, unknown];
+    expect(depthOf(nestedToo)).toBe(depth);
+    expect(infinite).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('round-trips big integers through stringifyJson', () => {
