@@ -26,36 +26,57 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return day <= days;
 }
 
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * `YYYY-MM-DD` of a day that exists in the proleptic Gregorian calendar, as regex source without
+ * captures: 31-day months, 30-day months, February to the 28th, and February 29th of a leap year (a
+ * year divisible by 4 but not by 100, or by 400, read off its last two digits or, for a century, its
+ * first two).
+ */
+const CALENDAR_DATE_SOURCE =
+  '(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
+  '|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
 
-/** True for a real calendar date written `YYYY-MM-DD`. */
+/**
+ * A real calendar date written `YYYY-MM-DD` (2024-02-29 yes, 2023-02-29 no). One anchored regex, so
+ * that a schema checks it with zod's own `.regex()` instead of a refinement: several times cheaper than
+ * capturing the parts and doing the arithmetic of {@link isCalendarDate}, which it agrees with.
+ */
+export const CALENDAR_DATE_PATTERN = new RegExp(`^${CALENDAR_DATE_SOURCE}$`);
+
+/** True for a real calendar date written `YYYY-MM-DD` (see {@link CALENDAR_DATE_PATTERN}). */
 export function isIsoDate(value: string): boolean {
-  const m = DATE_PATTERN.exec(value);
-  return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  return CALENDAR_DATE_PATTERN.test(value);
 }
 
 /** A date `YYYY-MM-DD` that exists in the calendar (2024-02-29 yes, 2023-02-29 no). */
-export const isoDateSchema = z.string(typeError('must be a date YYYY-MM-DD')).refine(isIsoDate, {
-  error: 'must be a real calendar date YYYY-MM-DD',
-});
+export const isoDateSchema = z
+  .string(typeError('must be a date YYYY-MM-DD'))
+  .regex(CALENDAR_DATE_PATTERN, { error: 'must be a real calendar date YYYY-MM-DD' });
+
+/** The time and offset of {@link ISO_DATE_TIME_PATTERN}, as regex source without captures. */
+const TIME_WITH_OFFSET_SOURCE =
+  'T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,6})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
 
 /**
  * An ISO 8601 date-time as the service writes it (Job envelope): seconds required, fractional seconds
- * up to 6 digits (microseconds), and an offset required (`Z` or `±hh:mm`).
+ * up to 6 digits (microseconds), and an offset required (`Z` or `±hh:mm`). The date part is checked
+ * for shape only; {@link CALENDAR_DATE_TIME_PATTERN} also checks that the day exists.
  */
 export const ISO_DATE_TIME_PATTERN =
   /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,6})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
+/** {@link ISO_DATE_TIME_PATTERN} restricted to days that exist in the calendar, in one anchored regex. */
+export const CALENDAR_DATE_TIME_PATTERN = new RegExp(`^${CALENDAR_DATE_SOURCE}${TIME_WITH_OFFSET_SOURCE}$`);
+
 /** True for a date-time matching {@link ISO_DATE_TIME_PATTERN} whose date exists in the calendar. */
 export function isIsoDateTime(value: string): boolean {
-  const m = ISO_DATE_TIME_PATTERN.exec(value);
-  return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  return CALENDAR_DATE_TIME_PATTERN.test(value);
 }
 
 /** A date-time with offset, microseconds allowed, kept as the exact string sent. */
 export const isoDateTimeSchema = z
   .string(typeError('must be an ISO 8601 date-time string'))
-  .refine(isIsoDateTime, {
+  .regex(CALENDAR_DATE_TIME_PATTERN, {
     error: 'must be an ISO 8601 date-time with seconds and an offset, e.g. 2026-03-04T10:11:12.123456+00:00',
   });
 
