@@ -1,7 +1,8 @@
 /**
  * runExport(db, template, options): one export run, as `hooksync export` performs it. A file is written
  * under a temporary name in its folder, flushed to disk and renamed into place, so that readers never see
- * half a file; the --since-last cursor moves only after that, so a failed run repeats instead of skipping.
+ * half a file; the --since-last cursor moves only after that, so a failed run repeats instead of skipping,
+ * and never past a job still in the normalization queue, whose rows are yet to be written.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -13,6 +14,7 @@ import { finished } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { JobChangeStatus } from '../contract/enums.js';
 import type { Database, JobKind } from '../storage/database.js';
+import { oldestQueuedAt } from '../storage/normalization-queue.js';
 import type { CsvDialectName } from './csv-dialects.js';
 import { exportCursorKey, readExportCursor, saveExportCursor } from './export-cursor.js';
 import { exportRows, templateHeader, toStoredInstant } from './export-rows.js';
@@ -83,6 +85,9 @@ export async function runExport(
   if (cursorKey !== undefined) {
     since = (await readExportCursor(db, cursorKey))?.cursor;
     until = new Date(now() - (options.settleMs ?? DEFAULT_SETTLE_MS)).toISOString();
+    // A job acknowledged but not normalized yet gets rows dated when it was stored, later: stop before it.
+    const queued = await oldestQueuedAt(db);
+    if (queued !== undefined && queued < until) until = queued;
     // A clock that went back must not move the cursor back: export nothing and keep it.
     if (since !== undefined && since > until) until = since;
   }

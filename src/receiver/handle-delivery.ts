@@ -138,7 +138,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     text: string,
     envelope: unknown,
     source: 'webhook' | 'finder',
-    token?: { jti: string; expiresAt: Date },
+    token?: { jti: string; expiresAt: Date; bodyHash: string },
   ): Promise<DeliveryAnswer> {
     const started = performance.now();
     try {
@@ -146,7 +146,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
         envelopeText: text,
         envelope,
         source,
-        ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt } : {}),
+        // The body hash the verifier checked over these exact bytes is the payload hash.
+        ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt, payloadHash: token.bodyHash } : {}),
       });
       metrics?.commitSeconds.observe((performance.now() - started) / 1000);
       return {
@@ -196,6 +197,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     return commit(verified.text, verified.envelope, 'webhook', {
       jti: verified.jti,
       expiresAt: verified.expiresAt,
+      bodyHash: verified.claims.body_hash,
     });
   }
 

@@ -15,10 +15,25 @@ export interface ColumnTypes {
   readonly integer: ColumnDataType;
   /** Text of any length: ids, ISO timestamps, JSON documents. */
   readonly text: ColumnDataType;
+  /**
+   * An ever-increasing row id, for a primary key: SQLite's INTEGER PRIMARY KEY (the rowid itself),
+   * Postgres's bigserial (read back as a string of digits).
+   */
+  readonly serial: ColumnDataType;
 }
 
-const SQLITE_TYPES: ColumnTypes = Object.freeze({ bytes: 'blob', integer: 'integer', text: 'text' });
-const POSTGRES_TYPES: ColumnTypes = Object.freeze({ bytes: 'bytea', integer: 'integer', text: 'text' });
+const SQLITE_TYPES: ColumnTypes = Object.freeze({
+  bytes: 'blob',
+  integer: 'integer',
+  text: 'text',
+  serial: 'integer',
+});
+const POSTGRES_TYPES: ColumnTypes = Object.freeze({
+  bytes: 'bytea',
+  integer: 'integer',
+  text: 'text',
+  serial: 'bigserial',
+});
 
 /** The column types to use on `dialect`. */
 export function columnTypesFor(dialect: StorageDialect): ColumnTypes {

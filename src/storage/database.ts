@@ -28,7 +28,10 @@ export interface JobsTable {
   /** Unpadded base64url SHA-256 of the envelope bytes. */
   payload_hash: string;
   source: JobSource;
-  /** 1 when the envelope fits the schema of its kind; 0 when stored anyway and flagged. */
+  /**
+   * 1 when the envelope fits the schema of its kind; 0 when stored anyway and flagged. Final once the job
+   * has left the normalization queue (until then 1, not yet checked).
+   */
   schema_valid: number;
   /** Why it did not fit (JSON array of strings), when schema_valid is 0. */
   schema_issues: string | null;
@@ -192,7 +195,6 @@ export interface ExportCursorsTable {
   updated_at: string;
 }
 
-/** Every table, as Kysely sees the database. */
 /** Deliveries per hour and outcome (the status page's chart). */
 export interface DeliveryStatsTable {
   /** Start of the hour, ISO 8601 UTC (e.g. 2026-11-22T21:00:00.000Z). */
@@ -202,6 +204,21 @@ export interface DeliveryStatsTable {
   count: number;
 }
 
+/**
+ * Jobs stored without their normalized rows yet (`hooksync serve` derives those of large envelopes just
+ * after acknowledging): removed in the transaction that writes the rows.
+ */
+export interface NormalizationQueueTable {
+  /** Order of queueing (a string of digits on Postgres, where it is a bigserial). */
+  id: Generated<number | string>;
+  job_id: string;
+  /** The jobs.revision to normalize. */
+  revision: number;
+  /** jobs.updated_at of that revision, which the derived rows take as their received_at. */
+  stored_at: string;
+}
+
+/** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
   deliveries: DeliveriesTable;
@@ -214,4 +231,5 @@ export interface Database {
   leases: LeasesTable;
   export_cursors: ExportCursorsTable;
   delivery_stats: DeliveryStatsTable;
+  normalization_queue: NormalizationQueueTable;
 }

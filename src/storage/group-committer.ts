@@ -1,7 +1,9 @@
 /**
  * Group commit: work submitted while a transaction runs waits, then goes into the next transaction
  * together (up to maxBatch), and every submitter's promise settles only after its transaction commits.
- * One fsync (or one Postgres round of commit) then acknowledges many callbacks.
+ * One fsync (or one Postgres round of commit) then acknowledges many callbacks. Optional background work
+ * (the normalizer) runs in the same loop, one transaction at a time: when no batch waits, and at least
+ * once per `maxDelayMs` while batches keep coming, so that a sustained burst cannot starve it.
  */
 import type { StorageError } from '../errors.js';
 import { classifyStorageError } from './classify-storage-error.js';
@@ -23,6 +25,18 @@ export interface GroupCommitStats {
   readonly largestBatch: number;
 }
 
+/** Work done between batches, each call in a transaction of its own. */
+export interface BackgroundWork {
+  /** Does one unit of work; resolves true when more is waiting. */
+  run(): Promise<boolean>;
+  /** Longest a waiting unit is put off while batches keep coming, ms. */
+  readonly maxDelayMs: number;
+  /** Called when a unit fails; the work is tried again after `retryMs`. */
+  onError?(error: unknown): void;
+  /** Wait before trying again after a failure, ms. */
+  readonly retryMs: number;
+}
+
 interface Pending<I, R> {
   readonly item: I;
   readonly resolve: (result: R) => void;
@@ -36,6 +50,14 @@ export class GroupCommitter<I, R> {
   readonly #onBatch: ((size: number, elapsedMs: number) => void) | undefined;
   #queue: Pending<I, R>[] = [];
   #active: Promise<void> | undefined;
+  #background: BackgroundWork | undefined;
+  /** performance.now() since background work has been waiting; undefined when none waits. */
+  #backgroundWaitingSince: number | undefined;
+  #backgroundStopped = false;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #flush: (() => Promise<void>) | undefined;
+  /** Committed batches waiting for their flush. */
+  readonly #flushing = new Set<Promise<void>>();
   #stats = { transactions: 0, committedItems: 0, failedBatches: 0, failedItems: 0, largestBatch: 0 };
 
   constructor(
@@ -58,9 +80,39 @@ export class GroupCommitter<I, R> {
     });
   }
 
-  /** Resolves when every submitted item has settled. */
+  /**
+   * Makes a commit count only once `flush()` resolves (a connection that commits without syncing): the
+   * next batch is written meanwhile, and each batch's submitters settle after the flush that follows it.
+   */
+  setFlush(flush: () => Promise<void>): void {
+    this.#flush = flush;
+  }
+
+  /** Installs the background work (once). */
+  setBackgroundWork(work: BackgroundWork): void {
+    if (this.#background !== undefined) throw new TypeError('background work is already set');
+    this.#background = work;
+  }
+
+  /** Says that background work may be waiting: it runs at its next turn. */
+  wakeBackground(): void {
+    if (this.#background === undefined || this.#backgroundStopped) return;
+    this.#backgroundWaitingSince ??= performance.now();
+    this.#active ??= this.#drain();
+  }
+
+  /** No more background work from now on (what runs finishes); batches go on. */
+  stopBackground(): void {
+    this.#backgroundStopped = true;
+    this.#backgroundWaitingSince = undefined;
+    clearTimeout(this.#retryTimer);
+  }
+
+  /** Resolves when every submitted item has settled (and the background work with it, unless stopped). */
   async idle(): Promise<void> {
-    while (this.#active !== undefined) await this.#active;
+    while (this.#active !== undefined || this.#flushing.size > 0) {
+      await (this.#active ?? Promise.all(this.#flushing));
+    }
   }
 
   /** A snapshot of the counters. */
@@ -70,16 +122,42 @@ export class GroupCommitter<I, R> {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
+      while (this.#queue.length > 0 || this.#backgroundWaitingSince !== undefined) {
         // Yield to the event loop first: with a synchronous driver (better-sqlite3) a batch never does,
         // so requests that arrived meanwhile are read now and join this batch instead of the next one.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        const batch = this.#queue.splice(0, this.#maxBatch);
-        await this.#commit(batch);
+        if (this.#queue.length > 0 && !this.#backgroundOverdue()) {
+          await this.#commit(this.#queue.splice(0, this.#maxBatch));
+        } else if (this.#backgroundWaitingSince !== undefined) {
+          await this.#runBackground();
+        }
       }
     } finally {
       this.#active = undefined;
     }
+  }
+
+  #backgroundOverdue(): boolean {
+    const since = this.#backgroundWaitingSince;
+    return since !== undefined && performance.now() - since >= this.#background!.maxDelayMs;
+  }
+
+  async #runBackground(): Promise<void> {
+    const work = this.#background!;
+    this.#backgroundWaitingSince = undefined;
+    let more: boolean;
+    try {
+      more = await work.run();
+    } catch (error) {
+      work.onError?.(error);
+      if (!this.#backgroundStopped) {
+        clearTimeout(this.#retryTimer);
+        this.#retryTimer = setTimeout(() => this.wakeBackground(), work.retryMs);
+        this.#retryTimer.unref?.();
+      }
+      return;
+    }
+    if (more && !this.#backgroundStopped) this.#backgroundWaitingSince = performance.now();
   }
 
   async #commit(batch: Pending<I, R>[]): Promise<void> {
@@ -87,7 +165,7 @@ export class GroupCommitter<I, R> {
     try {
       const results = await this.#runBatch(batch.map((p) => p.item));
       this.#committed(batch.length);
-      for (const [index, pending] of batch.entries()) pending.resolve(results[index] as R);
+      this.#settle(batch, results);
     } catch (error) {
       if (batch.length === 1) {
         this.#fail(batch[0]!, error);
@@ -110,14 +188,31 @@ export class GroupCommitter<I, R> {
         continue;
       }
       try {
-        const [result] = await this.#runBatch([pending.item]);
+        const results = await this.#runBatch([pending.item]);
         this.#committed(1);
-        pending.resolve(result as R);
+        this.#settle([pending], results);
       } catch (error) {
         const storageError = this.#fail(pending, error);
         if (storageError.transient) unavailable = storageError;
       }
     }
+  }
+
+  /** Resolves a committed batch's submitters, after its flush when there is one. */
+  #settle(batch: readonly Pending<I, R>[], results: readonly R[]): void {
+    const resolveAll = () => {
+      for (const [index, pending] of batch.entries()) pending.resolve(results[index] as R);
+    };
+    if (this.#flush === undefined) {
+      resolveAll();
+      return;
+    }
+    const flushed = this.#flush().then(resolveAll, (error: unknown) => {
+      // Committed but perhaps not on disk: the submitters are told to retry (a retry is deduplicated).
+      for (const pending of batch) this.#fail(pending, error);
+    });
+    this.#flushing.add(flushed);
+    void flushed.finally(() => this.#flushing.delete(flushed));
   }
 
   #committed(items: number): void {

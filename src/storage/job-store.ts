@@ -1,24 +1,40 @@
 /**
  * The job store: writes verified envelopes (and quarantined bodies) with group commit, so that many
- * concurrent callbacks share one transaction and each is acknowledged only after that commit.
+ * concurrent callbacks share one transaction and each is acknowledged only after that commit. The rows
+ * derived from an envelope are written in the same transaction (inline), or queued with it and written
+ * just after, many jobs at a time, by a normalizer running in the store's own commit loop (deferred).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
+import { parseJsonText } from '../contract/json.js';
 import { StorageError } from '../errors.js';
 import type { Database, JobKind } from './database.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
 import { insertRows } from './insert-rows.js';
+import { type HeldEnvelopes, normalizeQueuedJobs } from './normalization-queue.js';
 import { textOrNull } from './normalize-values.js';
 import type { HooksyncDatabase } from './open-database.js';
-import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
-import { type StoreResult, writeJobs } from './write-jobs.js';
+import { checkSchema, type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
+import { type NormalizationMode, type StoreResult, writeJobs } from './write-jobs.js';
 
 export type { StoreInput } from './prepare-job.js';
-export type { StoreOutcome, StoreResult } from './write-jobs.js';
+export type { NormalizationMode, StoreOutcome, StoreResult } from './write-jobs.js';
 
 /** Most operations committed in one transaction. */
 export const DEFAULT_MAX_BATCH = 64;
+/**
+ * Deferred: envelopes up to this many characters still get their rows in the storing transaction (a
+ * company reveal, a job change, a short page: cheaper than a trip through the queue); larger ones are
+ * queued, so that a 250-person page does not hold up the acknowledgements committed with it.
+ */
+export const DEFAULT_DEFER_ABOVE_CHARS = 16 * 1024;
+/** Deferred: envelope texts held for the normalizer (characters), beyond which it reads them back. */
+export const DEFAULT_HELD_TEXT_CHARS = 64 * 1024 * 1024;
+/** Deferred: the longest the normalizer waits for a turn while acknowledgements keep coming. */
+export const DEFAULT_NORMALIZE_MAX_DELAY_MS = 250;
+/** Deferred: how often the queue is looked at anyway (jobs another process queued, a failed batch). */
+export const DEFAULT_NORMALIZE_POLL_MS = 10_000;
 
 /** A body refused by the receiver, kept with the reason. */
 export interface QuarantineInput {
@@ -42,6 +58,18 @@ export interface JobStoreDeps {
   readonly logger?: Logger;
   /** Most operations per transaction (default {@link DEFAULT_MAX_BATCH}). */
   readonly maxBatch?: number;
+  /**
+   * When the normalized rows are written: `inline` (default), in the storing transaction; `deferred`,
+   * for envelopes over {@link DEFAULT_DEFER_ABOVE_CHARS}, by the store's normalizer just after.
+   */
+  readonly normalization?: NormalizationMode;
+  /** Deferred: called after each normalizer batch with what it did. */
+  readonly onNormalized?: (report: { normalized: number; invalid: number }) => void;
+  /**
+   * For a connection that commits without syncing: resolves once what was committed before the call is
+   * on disk. Submitters of a batch then settle after it (see GroupCommitter.setFlush).
+   */
+  readonly flush?: () => Promise<void>;
 }
 
 /** Counters of the store's group commit. */
@@ -54,15 +82,23 @@ export interface JobStore {
   /** Keeps a refused body with its reason; resolves after the commit. */
   quarantine(input: QuarantineInput): Promise<void>;
   stats(): JobStoreStats;
-  /** Stops taking work and waits until everything submitted has committed or failed. */
+  /** Resolves once everything submitted so far is committed and every queued job normalized. */
+  settled(): Promise<void>;
+  /** Stops taking work and waits until everything submitted has committed or failed (the queue stays). */
   close(): Promise<void>;
 }
 
-type Operation =
-  | { readonly type: 'job'; readonly job: PreparedJob }
-  | { readonly type: 'quarantine'; readonly input: QuarantineInput; readonly id: string };
+/** One unit of work for the commit loop, with the submitter's clock. */
+export type StoreOperation =
+  | { readonly type: 'job'; readonly job: PreparedJob; readonly atMs: number }
+  | {
+      readonly type: 'quarantine';
+      readonly input: QuarantineInput;
+      readonly id: string;
+      readonly atMs: number;
+    };
 
-function quarantineRow(operation: Extract<Operation, { type: 'quarantine' }>, nowIso: string) {
+function quarantineRow(operation: Extract<StoreOperation, { type: 'quarantine' }>, nowIso: string) {
   const { input } = operation;
   return {
     id: operation.id,
@@ -79,7 +115,7 @@ function quarantineRow(operation: Extract<Operation, { type: 'quarantine' }>, no
 /** Writes a batch of operations in the open transaction `trx`; one result per operation, in order. */
 async function writeOperations(
   trx: Kysely<Database>,
-  operations: readonly Operation[],
+  operations: readonly StoreOperation[],
   nowIso: string,
 ): Promise<Array<StoreResult | undefined>> {
   const jobIndexes: number[] = [];
@@ -100,32 +136,134 @@ async function writeOperations(
   return results;
 }
 
+/** Envelope texts the store just wrote, for its normalizer, within a budget of characters. */
+class HeldTexts implements HeldEnvelopes {
+  readonly #texts = new Map<string, { revision: number; kind: JobKind; text: string }>();
+  readonly #budget: number;
+  #chars = 0;
+
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  hold(jobId: string, revision: number, kind: JobKind, text: string): void {
+    this.#release(jobId);
+    if (this.#chars + text.length > this.#budget) return;
+    this.#texts.set(jobId, { revision, kind, text });
+    this.#chars += text.length;
+  }
+
+  take(jobId: string, revision: number): { kind: JobKind; text: string } | undefined {
+    const held = this.#release(jobId);
+    return held?.revision === revision ? held : undefined;
+  }
+
+  #release(jobId: string) {
+    const held = this.#texts.get(jobId);
+    if (held !== undefined) {
+      this.#texts.delete(jobId);
+      this.#chars -= held.text.length;
+    }
+    return held;
+  }
+}
+
+/** A job prepared elsewhere without its envelope, parsed and checked here when it is small enough. */
+function inlineIfSmall(operation: StoreOperation): StoreOperation {
+  if (operation.type !== 'job') return operation;
+  const { job } = operation;
+  if ('envelope' in job || job.envelopeText.length > DEFAULT_DEFER_ABOVE_CHARS) return operation;
+  let envelope: unknown;
+  try {
+    envelope = parseJsonText(job.envelopeText);
+  } catch {
+    return operation; // Not JSON after all: the normalizer flags it.
+  }
+  return { ...operation, job: { ...job, envelope, schemaCheck: checkSchema(envelope, job.kind) } };
+}
+
+/** A store that also takes jobs prepared elsewhere (the receiver's main thread) with their clock. */
+export interface CommitLoopStore extends JobStore {
+  /** Commits operations prepared by the caller; one promise per operation. */
+  submit(operation: StoreOperation): Promise<StoreResult | undefined>;
+}
+
 /** Creates a job store over an open, migrated database. The store does not close the database. */
-export function createJobStore(deps: JobStoreDeps): JobStore {
+export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   const { database } = deps;
   const now = deps.now ?? Date.now;
   const logger = deps.logger ?? pino({ level: 'silent' });
+  const mode = deps.normalization ?? 'inline';
+  const held = mode === 'deferred' ? new HeldTexts(DEFAULT_HELD_TEXT_CHARS) : undefined;
   let closed = false;
 
-  const runBatch = (operations: readonly Operation[]): Promise<Array<StoreResult | undefined>> =>
-    database.db
+  const runBatch = async (operations: readonly StoreOperation[]) => {
+    // The batch's time is its latest submitter's: each was committed at or after it.
+    const atMs = operations.reduce((latest, operation) => Math.max(latest, operation.atMs), 0);
+    const results = await database.db
       .transaction()
-      .execute((trx) => writeOperations(trx, operations, new Date(now()).toISOString()));
+      .execute((trx) => writeOperations(trx, operations, new Date(atMs).toISOString()));
+    if (held !== undefined) {
+      let queued = false;
+      for (const [index, operation] of operations.entries()) {
+        const result = results[index];
+        if (operation.type !== 'job' || 'envelope' in operation.job || result?.revision == null) continue;
+        held.hold(result.job_id, result.revision, result.kind, operation.job.envelopeText);
+        queued = true;
+      }
+      if (queued) committer.wakeBackground();
+    }
+    return results;
+  };
 
-  const committer = new GroupCommitter<Operation, StoreResult | undefined>(
+  const committer = new GroupCommitter<StoreOperation, StoreResult | undefined>(
     runBatch,
     deps.maxBatch ?? DEFAULT_MAX_BATCH,
     (size, elapsedMs) =>
       logger.debug({ operations: size, elapsedMs: Math.round(elapsedMs) }, 'storage batch'),
   );
 
+  if (deps.flush !== undefined) committer.setFlush(deps.flush);
+
+  let poll: ReturnType<typeof setInterval> | undefined;
+  if (held !== undefined) {
+    committer.setBackgroundWork({
+      maxDelayMs: DEFAULT_NORMALIZE_MAX_DELAY_MS,
+      retryMs: 1000,
+      async run() {
+        const report = await normalizeQueuedJobs(database, { held });
+        if (report.normalized > 0 || report.dropped > 0) {
+          deps.onNormalized?.(report);
+          logger.debug(report, 'normalized queued jobs');
+        }
+        return report.more;
+      },
+      onError: (error) => logger.warn({ err: error }, 'could not normalize queued jobs; will retry'),
+    });
+    // Whatever a crash or another process left in the queue is picked up at start and then now and then.
+    committer.wakeBackground();
+    poll = setInterval(() => committer.wakeBackground(), DEFAULT_NORMALIZE_POLL_MS);
+    poll.unref();
+  }
+
   const closedError = () => new StorageError('the job store is closed (shutting down)', { transient: true });
 
+  const submit = (operation: StoreOperation): Promise<StoreResult | undefined> => {
+    if (closed) return Promise.reject(closedError());
+    return committer.submit(mode === 'deferred' ? inlineIfSmall(operation) : operation);
+  };
+
   return {
+    submit,
     async store(input) {
       if (closed) throw closedError();
-      const job = prepareJob(input, now());
-      const result = await committer.submit({ type: 'job', job });
+      const atMs = now();
+      const job = prepareJob(
+        input,
+        atMs,
+        mode === 'inline' || input.envelopeText.length <= DEFAULT_DEFER_ABOVE_CHARS,
+      );
+      const result = await submit({ type: 'job', job, atMs });
       return result!;
     },
     async quarantine(input) {
@@ -134,11 +272,14 @@ export function createJobStore(deps: JobStoreDeps): JobStore {
         throw new TypeError('quarantine: reason must be a non-empty string');
       }
       if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
-      await committer.submit({ type: 'quarantine', input, id: randomUUID() });
+      await submit({ type: 'quarantine', input, id: randomUUID(), atMs: now() });
     },
     stats: () => committer.stats(),
+    settled: () => committer.idle(),
     async close() {
       closed = true;
+      clearInterval(poll);
+      committer.stopBackground();
       await committer.idle();
     },
   };

@@ -1,6 +1,8 @@
 /**
- * Everything about a job that can be worked out before the transaction: identity, kind, status, schema
- * fit and payload hash. Pure CPU work, done in the caller's turn so the write lock is held only to write.
+ * Everything about a job that can be worked out before the transaction: identity, kind, status, payload
+ * hash, and (when its rows are derived in the same transaction) the schema check. Pure CPU work, done in
+ * the caller's turn so the write lock is held only to write. A PreparedJob without its parsed envelope is
+ * plain data: it crosses to the store's worker thread as is.
  */
 import { checkEnvelopeForKind } from '../contract/envelope.js';
 import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
@@ -21,6 +23,18 @@ export interface StoreInput {
   readonly jti?: string;
   /** The token's exp; default: now + the signature lifetime (15 minutes). */
   readonly tokenExpiresAt?: Date;
+  /**
+   * The unpadded base64url SHA-256 of the envelope's exact bytes, when the caller already holds it (a
+   * verified callback's body_hash, checked against those bytes); computed here otherwise.
+   */
+  readonly payloadHash?: string;
+}
+
+/** The schema check of an envelope, as stored in jobs.schema_valid / schema_issues. */
+export interface SchemaCheck {
+  readonly valid: boolean;
+  /** JSON array of issue strings when not valid. */
+  readonly issues: string | null;
 }
 
 /** A job ready to write. */
@@ -33,11 +47,12 @@ export interface PreparedJob {
   readonly startDate: string | null;
   readonly stopDate: string | null;
   readonly envelopeText: string;
-  readonly envelope: unknown;
+  /** The parsed envelope, kept when the rows are derived in the storing transaction (inline). */
+  readonly envelope?: unknown;
   readonly payloadHash: string;
   readonly source: JobSource;
-  readonly schemaValid: boolean;
-  readonly schemaIssues: string | null;
+  /** Present when the rows are derived inline; deferred jobs are checked by the normalizer. */
+  readonly schemaCheck?: SchemaCheck;
   readonly jti: string | undefined;
   /** Epoch ms when the token can no longer verify (when its jti may be forgotten). */
   readonly tokenExpiresAtMs: number;
@@ -53,15 +68,27 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? textOrNull(value) : null;
 }
 
+/** The schema check of `envelope` as the kind `kind`. */
+export function checkSchema(envelope: unknown, kind: JobKind): SchemaCheck {
+  const check = checkEnvelopeForKind(envelope, kind);
+  return check.ok ? { valid: true, issues: null } : { valid: false, issues: JSON.stringify(check.issues) };
+}
+
+const PAYLOAD_HASH = /^[A-Za-z0-9_-]{43}$/;
+
 /**
- * Works out a {@link PreparedJob}. Throws TypeError for a caller's mistake: text that is not JSON, an
- * envelope without input.task.job_id (the receiver quarantines those), a bad source, jti or date.
+ * Works out a {@link PreparedJob}; `inline` keeps the parsed envelope and checks its schema now (for rows
+ * derived in the storing transaction). Throws TypeError for a caller's mistake: text that is not JSON, an
+ * envelope without input.task.job_id (the receiver quarantines those), a bad source, jti, hash or date.
  */
-export function prepareJob(input: StoreInput, nowMs: number): PreparedJob {
+export function prepareJob(input: StoreInput, nowMs: number, inline = true): PreparedJob {
   if (typeof input?.envelopeText !== 'string') throw new TypeError('store: envelopeText must be a string');
   if (!SOURCES.has(input.source)) throw new TypeError(`store: unknown source ${String(input.source)}`);
   if (input.jti !== undefined && (typeof input.jti !== 'string' || input.jti === '')) {
     throw new TypeError('store: jti must be a non-empty string');
+  }
+  if (input.payloadHash !== undefined && !PAYLOAD_HASH.test(input.payloadHash)) {
+    throw new TypeError('store: payloadHash must be an unpadded base64url SHA-256');
   }
   const expiresAt = input.tokenExpiresAt?.getTime() ?? nowMs + SIGNATURE_LIFETIME_SECONDS * 1000;
   if (!Number.isFinite(expiresAt)) throw new TypeError('store: tokenExpiresAt is not a valid date');
@@ -78,7 +105,6 @@ export function prepareJob(input: StoreInput, nowMs: number): PreparedJob {
     throw new TypeError('store: the envelope has no usable input.task.job_id (quarantine it instead)');
   }
   const kind = detectJobKind(envelope);
-  const check = checkEnvelopeForKind(envelope, kind);
   const root = asRecord(envelope);
   const status = member(root, 'status');
   const task = asRecord(member(asRecord(member(root, 'input')), 'task'));
@@ -90,11 +116,9 @@ export function prepareJob(input: StoreInput, nowMs: number): PreparedJob {
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
     envelopeText: input.envelopeText,
-    envelope,
-    payloadHash: computeBodyHash(input.envelopeText),
+    payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
-    schemaValid: check.ok,
-    schemaIssues: check.ok ? null : JSON.stringify(check.issues),
+    ...(inline ? { envelope, schemaCheck: checkSchema(envelope, kind) } : {}),
     jti: input.jti,
     tokenExpiresAtMs: expiresAt,
   };

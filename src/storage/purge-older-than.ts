@@ -69,8 +69,11 @@ const STEPS: ReadonlyArray<{ table: PurgeTable; count: Count; remove: Count }> =
           .select((eb) => eb.fn.countAll().as('n'))
           .where('received_at', '<', w.cutoffIso),
       ),
-    remove: (db, w) =>
-      deletedRows(db.deleteFrom('jobs').where('received_at', '<', w.cutoffIso).executeTakeFirst()),
+    remove: async (db, w) => {
+      // Bookkeeping, not counted: a deleted job has nothing left to normalize.
+      await db.deleteFrom('normalization_queue').where('job_id', 'in', oldJobIds(db, w)).execute();
+      return deletedRows(db.deleteFrom('jobs').where('received_at', '<', w.cutoffIso).executeTakeFirst());
+    },
   },
   {
     // A token that can still verify keeps its jti row, or a replay of it could store the job again (the

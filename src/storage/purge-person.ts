@@ -9,6 +9,7 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
 import { chunkForParameters } from './insert-rows.js';
+import { normalizeAllQueuedJobs } from './normalization-queue.js';
 import type { HooksyncDatabase } from './open-database.js';
 import {
   isSameLinkedinUrl,
@@ -180,8 +181,10 @@ function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
 }
 
 /**
- * Purges what is stored about one person, in one transaction (a dry run only counts). The ledger and jti
- * records of deleted jobs stay: a received ledger entry keeps reconcile from fetching the job back.
+ * Purges what is stored about one person, in one transaction (a dry run only counts the rows written so
+ * far), after deriving the rows of every job still in the normalization queue, so that none comes back
+ * later. The ledger and jti records of deleted jobs stay: a received ledger entry keeps reconcile from
+ * fetching the job back.
  * Throws TypeError for an unusable URL, StorageError when the database fails (nothing is deleted then).
  */
 export async function purgePerson(
@@ -201,6 +204,8 @@ export async function purgePerson(
       deleted = countPlan(plan, includeJobs);
       mentioning = plan.mentioning;
     } else {
+      // A job acknowledged but not yet normalized would bring the person's rows back after the purge.
+      await normalizeAllQueuedJobs(database);
       ({ deleted, mentioning } = await db.transaction().execute(async (trx) => {
         const plan = await planPersonPurge(trx, dialect, needle, includeJobs);
         return { deleted: await executePlan(trx, plan, includeJobs), mentioning: plan.mentioning };

@@ -7,11 +7,19 @@
 import type { Kysely } from 'kysely';
 import { isTerminalStatus } from '../contract/enums.js';
 import type { Database, JobKind } from './database.js';
-import { chunkForParameters, insertRows } from './insert-rows.js';
-import { normalizeEnvelope } from './normalize-envelope.js';
+import { chunkForParameters } from './insert-rows.js';
+import { enqueueNormalization } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
 import { updateLedger } from './update-ledger.js';
+import { writeNormalizedRows } from './write-normalized-rows.js';
+
+/**
+ * When a stored job's normalized rows and schema check are written: in the storing transaction
+ * (`inline`), or, for large envelopes, just after it by the normalizer, through the normalization queue
+ * (`deferred`). Per job, a PreparedJob that carries its parsed envelope is normalized inline.
+ */
+export type NormalizationMode = 'inline' | 'deferred';
 
 /** What storing one envelope did. */
 export type StoreOutcome = 'stored' | 'updated' | 'duplicate' | 'replay';
@@ -26,7 +34,10 @@ export interface StoreResult {
   readonly outcome: StoreOutcome;
   /** True for duplicate and replay: nothing new was written. */
   readonly duplicate: boolean;
-  readonly schemaValid: boolean;
+  /** Whether the copy fits its kind's schema; null when the normalizer checks it after the commit. */
+  readonly schemaValid: boolean | null;
+  /** The job's revision this write made (1 stored, more updated); null when nothing was written. */
+  readonly revision: number | null;
 }
 
 /** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
@@ -35,14 +46,15 @@ const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
 const JOB_COLUMNS = 14;
 const DELIVERY_COLUMNS = 4;
 
-function resultOf(job: PreparedJob, outcome: StoreOutcome): StoreResult {
+function resultOf(job: PreparedJob, outcome: StoreOutcome, revision: number | null = null): StoreResult {
   return {
     job_id: job.jobId,
     kind: job.kind,
     status: job.status,
     outcome,
     duplicate: outcome === 'duplicate' || outcome === 'replay',
-    schemaValid: job.schemaValid,
+    schemaValid: job.schemaCheck?.valid ?? null,
+    revision,
   };
 }
 
@@ -90,8 +102,9 @@ async function upsertJobs(trx: Kysely<Database>, jobs: readonly PreparedJob[], n
           envelope: job.envelopeText,
           payload_hash: job.payloadHash,
           source: job.source,
-          schema_valid: job.schemaValid ? 1 : 0,
-          schema_issues: job.schemaIssues,
+          // A deferred job counts as valid until the normalizer has checked it.
+          schema_valid: job.schemaCheck?.valid === false ? 0 : 1,
+          schema_issues: job.schemaCheck?.issues ?? null,
           received_at: nowIso,
           updated_at: nowIso,
           revision: 1,
@@ -125,65 +138,53 @@ async function upsertJobs(trx: Kysely<Database>, jobs: readonly PreparedJob[], n
   return revisions;
 }
 
-async function writeNormalizedRows(
-  trx: Kysely<Database>,
-  written: readonly PreparedJob[],
-  upgradedIds: readonly string[],
-  nowIso: string,
-): Promise<void> {
-  for (const ids of chunkForParameters(upgradedIds, 1)) {
-    await trx.deleteFrom('persons').where('job_id', 'in', ids).execute();
-    await trx.deleteFrom('companies').where('job_id', 'in', ids).execute();
-    await trx.deleteFrom('job_changes').where('job_id', 'in', ids).execute();
-  }
-  const normalized = written.map((job) => normalizeEnvelope(job.envelope, job.kind, job.jobId, nowIso));
-  await insertRows(
-    trx,
-    'persons',
-    normalized.flatMap((rows) => rows.persons),
-  );
-  await insertRows(
-    trx,
-    'companies',
-    normalized.flatMap((rows) => rows.companies),
-  );
-  await insertRows(
-    trx,
-    'job_changes',
-    normalized.flatMap((rows) => rows.jobChanges),
-  );
-}
-
 /** One round: job_ids and jtis unique. Returns the outcome of each job, in order. */
 async function writeRound(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
   const freshJtis = await recordDeliveries(trx, jobs, nowIso);
-  const outcomes = new Map<PreparedJob, StoreOutcome>();
+  const outcomes = new Map<PreparedJob, { outcome: StoreOutcome; revision: number | null }>();
   const live = jobs.filter((job) => {
     const replay = job.jti !== undefined && !freshJtis.has(job.jti);
-    if (replay) outcomes.set(job, 'replay');
+    if (replay) outcomes.set(job, { outcome: 'replay', revision: null });
     return !replay;
   });
   const revisions = await upsertJobs(trx, live, nowIso);
-  const written: PreparedJob[] = [];
-  const upgradedIds: string[] = [];
+  const written: Array<{ job: PreparedJob; revision: number }> = [];
   for (const job of live) {
     const revision = revisions.get(job.jobId);
     const outcome: StoreOutcome =
       revision === undefined ? 'duplicate' : revision === 1 ? 'stored' : 'updated';
-    outcomes.set(job, outcome);
-    if (outcome !== 'duplicate') written.push(job);
-    if (outcome === 'updated') upgradedIds.push(job.jobId);
+    outcomes.set(job, { outcome, revision: revision ?? null });
+    if (revision !== undefined) written.push({ job, revision });
   }
-  await writeNormalizedRows(trx, written, upgradedIds, nowIso);
+  const inline = written.filter(({ job }) => 'envelope' in job);
+  await writeNormalizedRows(
+    trx,
+    inline.map(({ job, revision }) => ({
+      jobId: job.jobId,
+      kind: job.kind,
+      envelope: job.envelope,
+      storedAt: nowIso,
+      replace: revision > 1,
+    })),
+  );
+  await enqueueNormalization(
+    trx,
+    written
+      .filter(({ job }) => !('envelope' in job))
+      .map(({ job, revision }) => ({ job_id: job.jobId, revision, stored_at: nowIso })),
+  );
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
-  const newRunning = live.filter((job) => job.status === 'RUNNING' && outcomes.get(job) === 'stored');
+  const newRunning = live.filter(
+    (job) => job.status === 'RUNNING' && outcomes.get(job)?.outcome === 'stored',
+  );
   await updateLedger(trx, finishedIds, newRunning, nowIso);
   return outcomes;
 }
 
 /**
  * Stores `jobs` in the open transaction `trx`, as if one after the other in the given order; `nowIso`
- * stamps every row written. Returns one result per job, in order.
+ * stamps every row written. A job with its parsed envelope gets its rows now, one without is queued for
+ * the normalizer. Returns one result per job, in order.
  */
 export async function writeJobs(
   trx: Kysely<Database>,
@@ -201,7 +202,10 @@ export async function writeJobs(
       ordered.map((index) => jobs[index]!),
       nowIso,
     );
-    for (const index of ordered) results[index] = resultOf(jobs[index]!, outcomes.get(jobs[index]!)!);
+    for (const index of ordered) {
+      const { outcome, revision } = outcomes.get(jobs[index]!)!;
+      results[index] = resultOf(jobs[index]!, outcome, revision);
+    }
   }
   return results;
 }

@@ -6,6 +6,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { type ColumnTypes, columnTypesFor, type StorageDialect } from '../column-types.js';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery-stats.js';
+import * as m003 from './003-normalization-queue.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -17,6 +18,7 @@ export interface MigrationModule {
 export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.freeze({
   '001_initial': m001,
   '002_delivery_stats': m002,
+  '003_normalization_queue': m003,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

@@ -11,6 +11,7 @@ import { exportRows } from '../../../src/export/export-rows.js';
 import { unguardFormula } from '../../../src/export/formula-guard.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { runExport } from '../../../src/export/run-export.js';
+import { normalizeQueuedJobs } from '../../../src/storage/normalization-queue.js';
 import {
   EXPORT_FIXTURES,
   type ExportTestDatabase,
@@ -240,6 +241,43 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
         '22222222-2222-4222-8222-222222222222',
         '33333333-3333-4333-8333-333333333333',
       ]);
+    });
+
+    it('stops before a job whose rows the normalizer has not written yet, and carries them next time', async () => {
+      const own = await openExportTestDatabase(dialect);
+      try {
+        const template = await loadTemplate('job-changes');
+        const storedAtMs = FIXTURE_START_MS;
+        let nowMs = storedAtMs + 60_000;
+        const run = (name: string) =>
+          runExport(own.database.db, template, {
+            out: join(own.dir, name),
+            sinceLast: true,
+            now: () => nowMs,
+            settleMs: 1000,
+          });
+        const moved = envelopes[1]!;
+        const jobId = (JSON.parse(moved) as { input: { task: { job_id: string } } }).input.task.job_id;
+        await storeEnvelopes(own.database, [moved], storedAtMs);
+        // As serve leaves it between acknowledging and normalizing: the job, queued, without rows.
+        await own.database.db.deleteFrom('job_changes').where('job_id', '=', jobId).execute();
+        await own.database.db.deleteFrom('persons').where('job_id', '=', jobId).execute();
+        await own.database.db
+          .insertInto('normalization_queue')
+          .values({ job_id: jobId, revision: 1, stored_at: new Date(storedAtMs).toISOString() })
+          .execute();
+        const before = await run('queued-1.csv');
+        expect(before).toMatchObject({ rows: 0, until: new Date(storedAtMs).toISOString() });
+
+        await normalizeQueuedJobs(own.database);
+        nowMs += 1000;
+        const after = await run('queued-2.csv');
+        expect(after.since).toBe(before.until);
+        const rows = parseCsv(await readFile(join(own.dir, 'queued-2.csv'), 'utf8')).slice(1);
+        expect(rows.map((r) => r[0])).toEqual([jobId]);
+      } finally {
+        await own.dispose();
+      }
     });
 
     it('keeps one cursor per template and kind', async () => {

@@ -95,7 +95,13 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
   });
 
   beforeEach(async () => {
-    for (const table of [...TABLES, 'reconcile_runs', 'leases', 'export_cursors'] as const) {
+    for (const table of [
+      ...TABLES,
+      'reconcile_runs',
+      'leases',
+      'export_cursors',
+      'normalization_queue',
+    ] as const) {
       await database.db.deleteFrom(table).execute();
     }
     // The CLI reads the real clock: seed relative to it.
@@ -138,6 +144,47 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
         .execute();
       expect(orphans).toEqual([]);
     }
+  });
+
+  /** Puts `jobId` back as serve leaves it between acknowledging and normalizing: queued, without rows. */
+  const unnormalize = async (jobId: string): Promise<void> => {
+    for (const table of ['persons', 'companies', 'job_changes'] as const) {
+      await database.db.deleteFrom(table).where('job_id', '=', jobId).execute();
+    }
+    const job = await database.db
+      .selectFrom('jobs')
+      .select(['revision', 'updated_at'])
+      .where('job_id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('normalization_queue')
+      .values({ job_id: jobId, revision: job.revision, stored_at: job.updated_at })
+      .execute();
+  };
+  const queued = async (): Promise<string[]> =>
+    (await database.db.selectFrom('normalization_queue').select('job_id').execute()).map((r) => r.job_id);
+
+  it('--older-than also drops the normalization queue rows of the jobs it deletes', async () => {
+    await unnormalize(seeded.oldSearch);
+    await unnormalize(seeded.newSearch);
+    await purge(['--older-than', '90d']);
+    expect(await queued()).toEqual([seeded.newSearch]);
+  });
+
+  it('--person first derives the rows of queued jobs, so that none brings the person back later', async () => {
+    await unnormalize(seeded.newSearch);
+    const done = await purge(['--person', LENA]);
+    expect(done.deleted.persons).toBe(3);
+    expect(await queued()).toEqual([]);
+    const urls = await personUrls();
+    expect(urls.filter((url) => url.toLowerCase().replace(/\/$/, '') === LENA)).toEqual([]);
+    // Tobias, on the queued page too, now has his rows from it.
+    const tobias = await database.db
+      .selectFrom('persons')
+      .select('job_id')
+      .where('linkedin_url', '=', TOBIAS)
+      .execute();
+    expect(tobias.map((r) => r.job_id)).toContain(seeded.newSearch);
   });
 
   it('--older-than keeps the jti record of a token that can still verify', async () => {

@@ -1,10 +1,11 @@
 /**
  * The storage suite, run on SQLite and on Postgres: the same schema and the same guarantees on both
- * (verbatim storage, exactly once, upgrades, ledger, group commit, queries).
+ * (verbatim storage, exactly once, upgrades, ledger, group commit, queries, deferred normalization).
  */
 import { defineExactlyOnceTests } from './exactly-once.suite.js';
 import { defineLedgerAndBatchingTests } from './ledger-and-batching.suite.js';
 import { defineMigrationTests } from './migrations.suite.js';
+import { defineNormalizationTests } from './normalization.suite.js';
 import { defineQuarantineAndQueryTests } from './quarantine-and-queries.suite.js';
 import { createSuiteContext, type StorageSuiteSetup } from './suite-context.js';
 import { defineVerbatimTests } from './verbatim.suite.js';
@@ -19,4 +20,5 @@ export function defineStorageSuite(setup: StorageSuiteSetup): void {
   defineExactlyOnceTests(ctx);
   defineLedgerAndBatchingTests(ctx);
   defineQuarantineAndQueryTests(ctx);
+  defineNormalizationTests(ctx);
 }

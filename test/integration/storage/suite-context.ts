@@ -4,7 +4,11 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import {
+  type CommitLoopStore,
+  createJobStore,
+  type NormalizationMode,
+} from '../../../src/storage/job-store.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 
@@ -32,6 +36,7 @@ export const TABLES = [
   'reconcile_runs',
   'leases',
   'export_cursors',
+  'normalization_queue',
 ] as const;
 
 /** The fake clock's time at the start of every test. */
@@ -46,7 +51,7 @@ export interface SuiteContext {
   readonly clock: { ms: number };
   readonly now: () => number;
   /** A job store on the suite's database and clock, closed after the suite. */
-  newStore(maxBatch?: number): JobStore;
+  newStore(maxBatch?: number, normalization?: NormalizationMode): CommitLoopStore;
   /** Rows of `table` (those of `jobId` when given). */
   count(table: (typeof TABLES)[number], jobId?: string): Promise<number>;
 }
@@ -57,7 +62,7 @@ export function createSuiteContext(setup: StorageSuiteSetup): SuiteContext {
   let database: HooksyncDatabase | undefined;
   const clock = { ms: START_MS };
   const now = () => clock.ms;
-  const stores: JobStore[] = [];
+  const stores: CommitLoopStore[] = [];
 
   beforeAll(async () => {
     provisioned = await setup.provision();
@@ -87,11 +92,12 @@ export function createSuiteContext(setup: StorageSuiteSetup): SuiteContext {
     },
     clock,
     now,
-    newStore(maxBatch) {
+    newStore(maxBatch, normalization) {
       const store = createJobStore({
         database: database!,
         now,
         ...(maxBatch === undefined ? {} : { maxBatch }),
+        ...(normalization === undefined ? {} : { normalization }),
       });
       stores.push(store);
       return store;

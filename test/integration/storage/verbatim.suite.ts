@@ -33,6 +33,7 @@ export function defineVerbatimTests(ctx: SuiteContext): void {
         outcome: 'stored',
         duplicate: false,
         schemaValid: true,
+        revision: 1,
       });
       const row = await getJob(ctx.database.db, jobId);
       expect(row?.envelope).toBe(text);

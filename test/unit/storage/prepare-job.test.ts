@@ -19,8 +19,7 @@ describe('prepareJob', () => {
       stopDate: '2026-03-04T10:11:13.654321+02:00',
       envelopeText: text,
       payloadHash: computeBodyHash(text),
-      schemaValid: true,
-      schemaIssues: null,
+      schemaCheck: { valid: true, issues: null },
       jti: 'j',
       tokenExpiresAtMs: NOW + 900_000,
     });
@@ -36,8 +35,26 @@ describe('prepareJob', () => {
     const text = JSON.stringify({ input: { task: { ip: '1.2.3.4', job_id: testUuid(3) } } });
     const job = prepareJob({ envelopeText: text, source: 'webhook' }, NOW);
     expect(job.status).toBe('');
-    expect(job.schemaValid).toBe(false);
-    expect(JSON.parse(job.schemaIssues ?? '[]').length).toBeGreaterThan(0);
+    expect(job.schemaCheck?.valid).toBe(false);
+    expect(JSON.parse(job.schemaCheck?.issues ?? '[]').length).toBeGreaterThan(0);
+  });
+
+  it('leaves the check to the normalizer when not inline, and is then plain data', () => {
+    const text = JSON.stringify({ input: { task: { ip: '1.2.3.4', job_id: testUuid(7) } } });
+    const job = prepareJob({ envelopeText: text, source: 'webhook' }, NOW, false);
+    expect(job.schemaCheck).toBeUndefined();
+    expect('envelope' in job).toBe(false);
+    expect(structuredClone(job)).toEqual(job);
+  });
+
+  it('takes a payload hash it is given (a verified body_hash) instead of hashing again', () => {
+    const text = companyRevealText(testUuid(8));
+    const payloadHash = computeBodyHash(text);
+    const job = prepareJob({ envelopeText: text, source: 'webhook', payloadHash: 'A'.repeat(43) }, NOW);
+    expect(job.payloadHash).toBe('A'.repeat(43));
+    expect(prepareJob({ envelopeText: text, source: 'webhook', payloadHash }, NOW).payloadHash).toBe(
+      payloadHash,
+    );
   });
 
   it('drops U+0000 from the status and dates it copies into columns', () => {
@@ -67,6 +84,10 @@ describe('prepareJob', () => {
     ],
     ['an unknown source', { envelopeText: companyRevealText(testUuid(5)), source: 'email' }],
     ['an empty jti', { envelopeText: companyRevealText(testUuid(5)), source: 'webhook', jti: '' }],
+    [
+      'a payload hash that is not a base64url SHA-256',
+      { envelopeText: companyRevealText(testUuid(5)), source: 'webhook', payloadHash: 'abc=' },
+    ],
     [
       'an invalid expiry',
       {
