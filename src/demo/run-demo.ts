@@ -141,6 +141,8 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
 
     begin('receiving their callbacks (some dropped, duplicated, tampered with or unsigned)');
     await sim.waitForDeliveries({ timeoutMs: DEMO_DELIVERY_TIMEOUT_MS });
+    // The contacts are read from the persons rows, which follow each acknowledgement.
+    await receiver.store.settled();
 
     begin(`rotating the signing key, then checking ${DEMO_JOB_CHANGES} synced contacts for job changes`);
     const rotation = sim.rotateKeys();
@@ -166,6 +168,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
     );
 
     begin(`exporting CSV and CRM import files to ${outDir}`);
+    await receiver.store.settled();
     const exports = await exportDemoFiles(db, outDir);
 
     begin('checking that every job is stored once, exactly as the service holds it');

@@ -15,6 +15,11 @@ export interface ReceiverMetrics {
   readonly quarantineSize: Gauge;
   /** Jobs reconcile recovered that never came by webhook: the signal that callbacks are being lost. */
   readonly reconcileRecovered: Counter<'kind'>;
+  /** Jobs whose normalized rows the normalizer wrote after their acknowledgement. */
+  readonly normalized: Counter;
+  /** Of those, envelopes that did not fit their kind's schema. */
+  readonly normalizedInvalid: Counter;
+  readonly normalizationBacklog: Gauge;
 }
 
 /**
@@ -24,13 +29,15 @@ export interface ReceiverMetrics {
 export function createMetrics(
   options: {
     quarantineCount?: () => Promise<number>;
+    /** Jobs acknowledged whose normalized rows are not written yet. */
+    normalizationBacklog?: () => Promise<number>;
     keySetFetches?: () => { fetches: number; failures: number };
     defaults?: boolean;
   } = {},
 ): ReceiverMetrics {
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'hooksync_' });
-  const { quarantineCount, keySetFetches } = options;
+  const { quarantineCount, keySetFetches, normalizationBacklog } = options;
   const reported = { success: 0, failure: 0 };
   return {
     registry,
@@ -80,6 +87,24 @@ export function createMetrics(
       help: 'Jobs recovered by reconcile that never arrived by webhook (callbacks are being lost)',
       labelNames: ['kind'],
       registers: [registry],
+    }),
+    normalized: new Counter({
+      name: 'hooksync_normalized_total',
+      help: 'Stored jobs whose normalized rows were written after their acknowledgement',
+      registers: [registry],
+    }),
+    normalizedInvalid: new Counter({
+      name: 'hooksync_normalized_invalid_total',
+      help: 'Normalized jobs whose envelope did not fit its kind schema (stored and flagged)',
+      registers: [registry],
+    }),
+    normalizationBacklog: new Gauge({
+      name: 'hooksync_normalization_backlog',
+      help: 'Acknowledged jobs whose normalized rows are not written yet (the normalization queue)',
+      registers: [registry],
+      async collect() {
+        if (normalizationBacklog) this.set(await normalizationBacklog());
+      },
     }),
   };
 }

@@ -13,9 +13,11 @@ import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { purgeExpiredDeliveries } from '../storage/job-queries.js';
-import { createJobStore } from '../storage/job-store.js';
+import { createJobStore, type JobStore } from '../storage/job-store.js';
+import { countQueued } from '../storage/normalization-queue.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
+import { startWorkerJobStore } from '../storage/worker-job-store.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
 import { createDeliveryStats, type DeliveryStats } from './create-delivery-stats.js';
@@ -45,6 +47,12 @@ export interface StartReceiverOptions {
   port?: number;
   /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
   reconcileCron?: string;
+  /**
+   * Where jobs are written: `worker` (default), a thread of its own that commits and then derives the
+   * normalized rows; `main`, this thread, rows in the storing transaction (an in-memory database, whose
+   * connection no other thread can share, always uses `main`).
+   */
+  storeThread?: 'worker' | 'main';
 }
 
 /** A receiver that is listening. */
@@ -55,6 +63,8 @@ export interface RunningReceiver {
   readonly metrics: ReceiverMetrics;
   readonly stats: DeliveryStats;
   readonly receiver: Receiver;
+  /** The job store; `settled()` waits until every acknowledged job has its normalized rows. */
+  readonly store: JobStore;
   /** Drains in-flight deliveries and deferred work, then closes the store, key set and database. */
   close(): Promise<void>;
 }
@@ -116,21 +126,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     keys.start();
     closers.push(() => keys.stop());
 
-    const store = createJobStore({ database, logger, now });
-    closers.push(() => store.close());
-
     const { db } = database;
-    // A jti only guards replays while its token can still verify: past exp + tolerance it is dead weight.
-    const toleranceMs = (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
-    const purgeTimer = setInterval(() => {
-      purgeExpiredDeliveries(db, now() - toleranceMs).catch((error: unknown) =>
-        logger.warn({ err: error }, 'could not purge expired delivery records'),
-      );
-    }, DELIVERY_PURGE_INTERVAL_MS);
-    purgeTimer.unref();
-    closers.push(() => clearInterval(purgeTimer));
-    const stats = createDeliveryStats({ db, now, logger });
-    closers.push(() => stats.close());
     const metrics = createMetrics({
       keySetFetches: () => keys.stats(),
       quarantineCount: async () =>
@@ -142,7 +138,34 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
               .executeTakeFirstOrThrow()
           ).n,
         ),
+      normalizationBacklog: () => countQueued(db),
     });
+    const onWorker = (options.storeThread ?? 'worker') === 'worker' && config.databaseUrl !== ':memory:';
+    const workerStore = onWorker
+      ? await startWorkerJobStore({
+          databaseUrl: config.databaseUrl,
+          now,
+          logger,
+          onNormalized: ({ normalized, invalid }) => {
+            metrics.normalized.inc(normalized);
+            metrics.normalizedInvalid.inc(invalid);
+          },
+        })
+      : undefined;
+    const store: JobStore = workerStore ?? createJobStore({ database, logger, now });
+    closers.push(() => store.close());
+
+    // A jti only guards replays while its token can still verify: past exp + tolerance it is dead weight.
+    const toleranceMs = (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
+    const purgeTimer = setInterval(() => {
+      purgeExpiredDeliveries(db, now() - toleranceMs).catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not purge expired delivery records'),
+      );
+    }, DELIVERY_PURGE_INTERVAL_MS);
+    purgeTimer.unref();
+    closers.push(() => clearInterval(purgeTimer));
+    const stats = createDeliveryStats({ db, now, logger });
+    closers.push(() => stats.close());
     const fetchFromFinder: FinderFetch | undefined = client
       ? async (kind, jobId) => {
           const response =
@@ -210,7 +233,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           databaseUp = false;
         }
         const keysLoaded = keys.stats().ready;
-        return { ready: databaseUp && keysLoaded, checks: { database: databaseUp, keys: keysLoaded } };
+        const storeUp = workerStore?.ready() ?? true;
+        return {
+          ready: databaseUp && keysLoaded && storeUp,
+          checks: { database: databaseUp, keys: keysLoaded, store: storeUp },
+        };
       },
       extend: (app) => {
         app.use(createAdminRouter({ db, adminToken: config.adminToken, now: () => new Date(now()) }));
@@ -221,7 +248,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     });
     const url = await receiver.listen(options.port ?? config.port, config.host);
     closers.push(() => receiver.close());
-    return { url, database, keys, metrics, stats, receiver, close: closeAll };
+    return { url, database, keys, metrics, stats, receiver, store, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { DeliveryRecord } from '../../src/simulator/webhook-dispatcher.js';
 import { tamperBody } from '../../src/simulator/webhook-dispatcher.js';
 import type { Database, JobSource } from '../../src/storage/database.js';
+import { countQueued } from '../../src/storage/normalization-queue.js';
 import type { ChaosJob, ChaosRun } from './reliability-chaos-run.js';
 import type { ChaosSimulators } from './reliability-chaos-sims.js';
 
@@ -83,15 +84,31 @@ async function countRowsByJob(db: Kysely<Database>, table: 'persons' | 'companie
   return new Map(rows.map((r) => [r.job_id, Number(r.n)]));
 }
 
+/** Longest wait for the receivers' normalizers to write the rows of every acknowledged job. */
+const NORMALIZATION_TIMEOUT_MS = 60_000;
+
+/** Waits until the normalization queue is empty (a receiver killed before normalizing leaves rows there). */
+async function waitForNormalization(db: Kysely<Database>): Promise<void> {
+  const deadline = Date.now() + NORMALIZATION_TIMEOUT_MS;
+  let queued = await countQueued(db);
+  while (queued > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    queued = await countQueued(db);
+  }
+  expect(queued, 'jobs still waiting for their normalized rows').toBe(0);
+}
+
 /**
  * Exactly once and verbatim: one row per launched job and none other, each byte for byte the simulator's
- * text, written once (revision 1, finished), with exactly the normalized rows its envelope gives.
+ * text, written once (revision 1, finished), with exactly the normalized rows its envelope gives once the
+ * receivers' normalizers are done (those rows follow the acknowledgement).
  */
 export async function checkStoredJobs(
   db: Kysely<Database>,
   sims: ChaosSimulators,
   jobs: readonly ChaosJob[],
 ) {
+  await waitForNormalization(db);
   const rows = await db
     .selectFrom('jobs')
     .select(['job_id', 'kind', 'status', 'envelope', 'revision', 'source'])

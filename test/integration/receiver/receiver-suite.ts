@@ -71,6 +71,8 @@ export function receiverSuite(dialect: Dialect): void {
     const ids = jobs.map((j) => j.jobId);
     const stored = await db().selectFrom('jobs').where('job_id', 'in', ids).select('job_id').execute();
     expect(stored).toHaveLength(20);
+    // Acknowledged means the envelope is committed; its rows follow once the normalizer has run.
+    await h.running.store.settled();
     const persons = await db().selectFrom('persons').where('job_id', 'in', ids).select('job_id').execute();
     expect(persons.length).toBe(20 * 2);
   });

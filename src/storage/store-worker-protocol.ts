@@ -1,0 +1,54 @@
+/**
+ * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
+ * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs without their
+ * parsed envelope, quarantined bodies as bytes, errors as their fields.
+ */
+
+import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
+import type { OpenDatabaseOptions } from './open-database.js';
+
+/** What the worker is started with (workerData). */
+export interface StoreWorkerInit {
+  readonly databaseUrl: string;
+  readonly open: Omit<OpenDatabaseOptions, 'logger'>;
+  readonly maxBatch?: number;
+  /** The main logger's level: the worker only sends lines that would be written. */
+  readonly logLevel: string;
+}
+
+/** An error as it crosses: enough to rebuild a StorageError. */
+export interface WireError {
+  readonly name: string;
+  readonly message: string;
+  readonly transient: boolean;
+}
+
+/** Main thread → worker. */
+export type ToStoreWorker =
+  | { readonly t: 'ops'; readonly ops: ReadonlyArray<{ readonly id: number; readonly op: StoreOperation }> }
+  | { readonly t: 'settle'; readonly id: number }
+  | { readonly t: 'close' };
+
+/** One operation's outcome. */
+export type WireResult =
+  | { readonly id: number; readonly ok: true; readonly value: StoreResult | undefined }
+  | { readonly id: number; readonly ok: false; readonly error: WireError };
+
+/** Worker → main thread. */
+export type FromStoreWorker =
+  | { readonly t: 'ready' }
+  | { readonly t: 'failed'; readonly error: WireError }
+  | { readonly t: 'done'; readonly results: readonly WireResult[]; readonly stats: JobStoreStats }
+  | { readonly t: 'settled'; readonly id: number }
+  | { readonly t: 'normalized'; readonly normalized: number; readonly invalid: number }
+  | { readonly t: 'log'; readonly line: string }
+  | { readonly t: 'closed' };
+
+/** `error` as it crosses the thread boundary. */
+export function toWireError(error: unknown): WireError {
+  if (error instanceof Error) {
+    const transient = (error as { transient?: unknown }).transient;
+    return { name: error.name, message: error.message, transient: transient === true };
+  }
+  return { name: 'Error', message: String(error), transient: false };
+}

@@ -1,0 +1,105 @@
+/**
+ * The store worker: a thread of its own that holds `hooksync serve`'s write connection and runs the job
+ * store (group commit, then deferred normalization) there, so that committing, fsync and deriving rows
+ * never block the thread that reads requests and verifies signatures. Started by worker-job-store.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { CompiledQuery } from 'kysely';
+import { pino } from 'pino';
+import { type CommitLoopStore, createJobStore } from './job-store.js';
+import { type HooksyncDatabase, openDatabase } from './open-database.js';
+import {
+  type FromStoreWorker,
+  type StoreWorkerInit,
+  type ToStoreWorker,
+  toWireError,
+  type WireResult,
+} from './store-worker-protocol.js';
+import { WalFlusher } from './wal-flusher.js';
+
+if (parentPort === null) throw new Error('store-worker.js runs as a worker thread');
+const port = parentPort;
+const init = workerData as StoreWorkerInit;
+const post = (message: FromStoreWorker): void => port.postMessage(message);
+
+// Lines go to the main thread, which writes them with its own logger (one sink, one redaction).
+const logger = pino(
+  { level: init.logLevel, base: undefined },
+  { write: (line: string) => post({ t: 'log', line }) },
+);
+
+let database: HooksyncDatabase | undefined;
+let store: CommitLoopStore | undefined;
+let flusher: WalFlusher | undefined;
+let outbox: WireResult[] = [];
+
+/** Sends the results gathered in this turn in one message: a committed batch settles many at once. */
+function answer(result: WireResult): void {
+  if (outbox.length === 0) {
+    queueMicrotask(() => {
+      const results = outbox;
+      outbox = [];
+      post({ t: 'done', results, stats: store!.stats() });
+    });
+  }
+  outbox.push(result);
+}
+
+async function close(): Promise<void> {
+  await store?.close();
+  await flusher?.close();
+  await database?.close();
+  post({ t: 'closed' });
+  port.close();
+}
+
+port.on('message', (message: ToStoreWorker) => {
+  switch (message.t) {
+    case 'ops':
+      for (const { id, op } of message.ops) {
+        store!.submit(op).then(
+          (value) => answer({ id, ok: true, value }),
+          (error: unknown) => answer({ id, ok: false, error: toWireError(error) }),
+        );
+      }
+      return;
+    case 'settle':
+      void store!.settled().then(() => post({ t: 'settled', id: message.id }));
+      return;
+    case 'close':
+      void close();
+      return;
+  }
+});
+
+/** A failed fdatasync may have lost what it was to write: stop, and let the main thread start afresh. */
+function flushOrStop(wal: WalFlusher): () => Promise<void> {
+  return () =>
+    wal.flush().catch((error: unknown) => {
+      logger.fatal({ err: error }, 'the WAL could not be synced to disk; the store worker stops');
+      setImmediate(() => process.exit(1));
+      throw error;
+    });
+}
+
+try {
+  database = await openDatabase(init.databaseUrl, { ...init.open, logger });
+  if (database.dialect === 'sqlite') {
+    // This connection commits without syncing; acknowledgements wait for a WAL sync (wal-flusher.ts).
+    await database.db.executeQuery(CompiledQuery.raw('pragma synchronous = NORMAL'));
+    flusher = await WalFlusher.open(init.databaseUrl);
+  }
+  store = createJobStore({
+    database,
+    logger,
+    normalization: 'deferred',
+    ...(flusher !== undefined ? { flush: flushOrStop(flusher) } : {}),
+    ...(init.maxBatch !== undefined ? { maxBatch: init.maxBatch } : {}),
+    onNormalized: ({ normalized, invalid }) => post({ t: 'normalized', normalized, invalid }),
+  });
+  post({ t: 'ready' });
+} catch (error) {
+  post({ t: 'failed', error: toWireError(error) });
+  await database?.close();
+  port.close();
+}

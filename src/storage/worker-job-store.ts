@@ -1,0 +1,263 @@
+/**
+ * The job store `hooksync serve` uses: the same store (group commit, deferred normalization) running on a
+ * worker thread with its own connection (store-worker.ts), behind the JobStore interface. Jobs are prepared
+ * here, where the verifier has just parsed them, and cross as plain data, many per message.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { type Logger, pino } from 'pino';
+import { StorageError } from '../errors.js';
+import type { JobStore, JobStoreStats, QuarantineInput, StoreOperation, StoreResult } from './job-store.js';
+import type { OpenDatabaseOptions } from './open-database.js';
+import { prepareJob } from './prepare-job.js';
+import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
+
+/** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */
+const FIRST_RESTART_DELAY_MS = 100;
+const MAX_RESTART_DELAY_MS = 5000;
+/** How long close() waits for the worker to finish what it holds before terminating it. */
+const CLOSE_TIMEOUT_MS = 30_000;
+
+/** Knobs of {@link startWorkerJobStore}. */
+export interface WorkerJobStoreOptions {
+  /** The database the worker opens (already migrated by the caller). */
+  readonly databaseUrl: string;
+  readonly open?: Omit<OpenDatabaseOptions, 'logger'>;
+  readonly maxBatch?: number;
+  /** Clock in epoch ms for stored timestamps (default Date.now): it crosses with each job. */
+  readonly now?: () => number;
+  readonly logger?: Logger;
+  /** Called as the worker's normalizer writes rows. */
+  readonly onNormalized?: (report: { normalized: number; invalid: number }) => void;
+  /** The worker's script (default: store-worker.js beside this module, see {@link defaultStoreWorkerUrl}). */
+  readonly workerUrl?: URL;
+}
+
+/** A JobStore on a worker thread. */
+export interface WorkerJobStore extends JobStore {
+  /** False while its worker is (re)starting. */
+  ready(): boolean;
+}
+
+/**
+ * The built store-worker.js. Worker threads run JavaScript only: from the sources (under vitest) this is
+ * the build in dist/, which the test setup keeps current.
+ */
+export function defaultStoreWorkerUrl(): URL {
+  const beside = new URL('./store-worker.js', import.meta.url);
+  if (!import.meta.url.endsWith('.ts')) return beside;
+  const built = new URL('../../dist/storage/store-worker.js', import.meta.url);
+  if (!existsSync(built)) throw new Error('dist/storage/store-worker.js is missing: run `npm run build`');
+  return built;
+}
+
+function fromWire(error: WireError): StorageError {
+  return new StorageError(error.message, { transient: error.transient });
+}
+
+interface Waiting<T> {
+  resolve(value: T): void;
+  reject(error: StorageError): void;
+}
+
+/** Starts the worker and resolves once it has opened the database. */
+export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promise<WorkerJobStore> {
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const init: StoreWorkerInit = {
+    databaseUrl: options.databaseUrl,
+    open: options.open ?? {},
+    ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}),
+    logLevel: logger.level,
+  };
+  const workerUrl = options.workerUrl ?? defaultStoreWorkerUrl();
+  const waiting = new Map<number, Waiting<StoreResult | undefined>>();
+  const settling = new Map<number, () => void>();
+  let outbox: Array<{ id: number; op: StoreOperation }> = [];
+  let nextId = 1;
+  let stats: JobStoreStats = {
+    transactions: 0,
+    committedItems: 0,
+    failedBatches: 0,
+    failedItems: 0,
+    largestBatch: 0,
+  };
+  let worker: Worker | undefined;
+  let isReady = false;
+  let closing = false;
+  let restartDelayMs = FIRST_RESTART_DELAY_MS;
+  let onClosed: (() => void) | undefined;
+
+  function send(message: ToStoreWorker): void {
+    worker!.postMessage(message);
+  }
+
+  /** Sends what this turn submitted in one message, once the worker is up. */
+  function flush(): void {
+    if (!isReady || outbox.length === 0) return;
+    const ops = outbox;
+    outbox = [];
+    send({ t: 'ops', ops });
+  }
+
+  function writeLog(line: string): void {
+    try {
+      const { level, time: _time, msg, ...fields } = JSON.parse(line) as Record<string, unknown>;
+      const label = typeof level === 'number' ? logger.levels.labels[level] : undefined;
+      if (label === undefined) return;
+      (logger[label as 'info'] as (obj: object, msg?: string) => void)(
+        fields,
+        typeof msg === 'string' ? msg : undefined,
+      );
+    } catch {
+      logger.warn({ line: line.slice(0, 200) }, 'unreadable log line from the store worker');
+    }
+  }
+
+  function onMessage(message: FromStoreWorker): void {
+    switch (message.t) {
+      case 'done':
+        stats = message.stats;
+        for (const result of message.results) {
+          const entry = waiting.get(result.id);
+          waiting.delete(result.id);
+          if (result.ok) entry?.resolve(result.value);
+          else entry?.reject(fromWire(result.error));
+        }
+        return;
+      case 'settled':
+        settling.get(message.id)?.();
+        settling.delete(message.id);
+        return;
+      case 'normalized':
+        options.onNormalized?.(message);
+        return;
+      case 'log':
+        writeLog(message.line);
+        return;
+      case 'closed':
+        onClosed?.();
+        return;
+      case 'ready':
+      case 'failed':
+        return;
+    }
+  }
+
+  /** Fails what the stopped worker held: not committed as far as we know, so the sender retries. */
+  function abandonPending(reason: string): void {
+    const error = new StorageError(`the store worker stopped (${reason}); retry later`, { transient: true });
+    for (const entry of waiting.values()) entry.reject(error);
+    waiting.clear();
+    for (const done of settling.values()) done();
+    settling.clear();
+  }
+
+  function spawn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const started = new Worker(workerUrl, { workerData: init });
+      worker = started;
+      let up = false;
+      started.on('message', (message: FromStoreWorker) => {
+        if (!up && message.t === 'ready') {
+          up = true;
+          isReady = true;
+          restartDelayMs = FIRST_RESTART_DELAY_MS;
+          flush();
+          resolve();
+        } else if (!up && message.t === 'failed') {
+          reject(fromWire(message.error));
+        } else {
+          onMessage(message);
+        }
+      });
+      started.on('error', (error) => logger.error({ err: error }, 'store worker failed'));
+      started.on('exit', (code) => {
+        isReady = false;
+        if (!up) {
+          reject(
+            new StorageError(`the store worker exited (${code}) before it was ready`, { transient: true }),
+          );
+          return;
+        }
+        if (closing) {
+          abandonPending('closed');
+          onClosed?.();
+          return;
+        }
+        abandonPending(`exit code ${code}`);
+        restart();
+      });
+    });
+  }
+
+  function restart(): void {
+    const delay = restartDelayMs;
+    restartDelayMs = Math.min(MAX_RESTART_DELAY_MS, restartDelayMs * 2);
+    logger.error({ delayMs: delay }, 'store worker stopped; starting a new one');
+    setTimeout(() => {
+      if (closing) return;
+      spawn().catch((error: unknown) => {
+        logger.error({ err: error }, 'store worker could not start');
+        restart();
+      });
+    }, delay).unref();
+  }
+
+  function enqueue(op: StoreOperation): Promise<StoreResult | undefined> {
+    if (closing) {
+      return Promise.reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
+    }
+    const id = nextId++;
+    if (outbox.length === 0) setImmediate(flush);
+    outbox.push({ id, op });
+    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+  }
+
+  await spawn();
+
+  return {
+    ready: () => isReady,
+    async store(input) {
+      const atMs = now();
+      // The verifier parsed the envelope here already; the worker only writes.
+      const job = prepareJob(input, atMs, false);
+      return (await enqueue({ type: 'job', job, atMs }))!;
+    },
+    async quarantine(input: QuarantineInput) {
+      if (typeof input?.reason !== 'string' || input.reason === '') {
+        throw new TypeError('quarantine: reason must be a non-empty string');
+      }
+      if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
+      await enqueue({ type: 'quarantine', input, id: randomUUID(), atMs: now() });
+    },
+    stats: () => stats,
+    settled() {
+      if (!isReady) return Promise.resolve();
+      flush();
+      const id = nextId++;
+      return new Promise<void>((resolve) => {
+        settling.set(id, resolve);
+        send({ t: 'settle', id });
+      });
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      if (worker === undefined || !isReady) {
+        await worker?.terminate();
+        abandonPending('closed');
+        return;
+      }
+      flush();
+      const closed = new Promise<void>((resolve) => {
+        onClosed = resolve;
+      });
+      send({ t: 'close' });
+      const timer = setTimeout(() => void worker?.terminate(), CLOSE_TIMEOUT_MS);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
