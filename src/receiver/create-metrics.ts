@@ -17,8 +17,6 @@ export interface ReceiverMetrics {
   readonly reconcileRecovered: Counter<'kind'>;
   /** Jobs whose normalized rows the normalizer wrote after their acknowledgement. */
   readonly normalized: Counter;
-  /** Of those, envelopes that did not fit their kind's schema. */
-  readonly normalizedInvalid: Counter;
   readonly normalizationBacklog: Gauge;
 }
 
@@ -91,11 +89,6 @@ export function createMetrics(
     normalized: new Counter({
       name: 'hooksync_normalized_total',
       help: 'Stored jobs whose normalized rows were written after their acknowledgement',
-      registers: [registry],
-    }),
-    normalizedInvalid: new Counter({
-      name: 'hooksync_normalized_invalid_total',
-      help: 'Normalized jobs whose envelope did not fit its kind schema (stored and flagged)',
       registers: [registry],
     }),
     normalizationBacklog: new Gauge({

@@ -146,10 +146,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           databaseUrl: config.databaseUrl,
           now,
           logger,
-          onNormalized: ({ normalized, invalid }) => {
-            metrics.normalized.inc(normalized);
-            metrics.normalizedInvalid.inc(invalid);
-          },
+          onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
         })
       : undefined;
     const store: JobStore = workerStore ?? createJobStore({ database, logger, now });

@@ -55,9 +55,6 @@ export class GroupCommitter<I, R> {
   #backgroundWaitingSince: number | undefined;
   #backgroundStopped = false;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #flush: (() => Promise<void>) | undefined;
-  /** Committed batches waiting for their flush. */
-  readonly #flushing = new Set<Promise<void>>();
   #stats = { transactions: 0, committedItems: 0, failedBatches: 0, failedItems: 0, largestBatch: 0 };
 
   constructor(
@@ -78,14 +75,6 @@ export class GroupCommitter<I, R> {
       this.#queue.push({ item, resolve, reject });
       this.#active ??= this.#drain();
     });
-  }
-
-  /**
-   * Makes a commit count only once `flush()` resolves (a connection that commits without syncing): the
-   * next batch is written meanwhile, and each batch's submitters settle after the flush that follows it.
-   */
-  setFlush(flush: () => Promise<void>): void {
-    this.#flush = flush;
   }
 
   /** Installs the background work (once). */
@@ -110,9 +99,7 @@ export class GroupCommitter<I, R> {
 
   /** Resolves when every submitted item has settled (and the background work with it, unless stopped). */
   async idle(): Promise<void> {
-    while (this.#active !== undefined || this.#flushing.size > 0) {
-      await (this.#active ?? Promise.all(this.#flushing));
-    }
+    while (this.#active !== undefined) await this.#active;
   }
 
   /** A snapshot of the counters. */
@@ -198,21 +185,9 @@ export class GroupCommitter<I, R> {
     }
   }
 
-  /** Resolves a committed batch's submitters, after its flush when there is one. */
+  /** Resolves a committed batch's submitters with their results. */
   #settle(batch: readonly Pending<I, R>[], results: readonly R[]): void {
-    const resolveAll = () => {
-      for (const [index, pending] of batch.entries()) pending.resolve(results[index] as R);
-    };
-    if (this.#flush === undefined) {
-      resolveAll();
-      return;
-    }
-    const flushed = this.#flush().then(resolveAll, (error: unknown) => {
-      // Committed but perhaps not on disk: the submitters are told to retry (a retry is deduplicated).
-      for (const pending of batch) this.#fail(pending, error);
-    });
-    this.#flushing.add(flushed);
-    void flushed.finally(() => this.#flushing.delete(flushed));
+    for (const [index, pending] of batch.entries()) pending.resolve(results[index] as R);
   }
 
   #committed(items: number): void {

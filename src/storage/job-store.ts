@@ -12,11 +12,12 @@ import { StorageError } from '../errors.js';
 import type { Database, JobKind } from './database.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
 import { insertRows } from './insert-rows.js';
-import { type HeldEnvelopes, normalizeQueuedJobs } from './normalization-queue.js';
+import { type HeldRows, normalizeQueuedJobs } from './normalization-queue.js';
+import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import { textOrNull } from './normalize-values.js';
 import type { HooksyncDatabase } from './open-database.js';
-import { checkSchema, type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
-import { type NormalizationMode, type StoreResult, writeJobs } from './write-jobs.js';
+import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
+import { type NormalizationMode, type StoreResult, type WriteJobsOptions, writeJobs } from './write-jobs.js';
 
 export type { StoreInput } from './prepare-job.js';
 export type { NormalizationMode, StoreOutcome, StoreResult } from './write-jobs.js';
@@ -29,8 +30,11 @@ export const DEFAULT_MAX_BATCH = 64;
  * queued, so that a 250-person page does not hold up the acknowledgements committed with it.
  */
 export const DEFAULT_DEFER_ABOVE_CHARS = 16 * 1024;
-/** Deferred: envelope texts held for the normalizer (characters), beyond which it reads them back. */
-export const DEFAULT_HELD_TEXT_CHARS = 64 * 1024 * 1024;
+/**
+ * Deferred: what the normalizer is handed in memory (rows, or the envelope text), counted in envelope
+ * characters; beyond it, it reads the envelope back from the database.
+ */
+export const DEFAULT_HELD_CHARS = 64 * 1024 * 1024;
 /** Deferred: the longest the normalizer waits for a turn while acknowledgements keep coming. */
 export const DEFAULT_NORMALIZE_MAX_DELAY_MS = 250;
 /** Deferred: how often the queue is looked at anyway (jobs another process queued, a failed batch). */
@@ -63,13 +67,8 @@ export interface JobStoreDeps {
    * for envelopes over {@link DEFAULT_DEFER_ABOVE_CHARS}, by the store's normalizer just after.
    */
   readonly normalization?: NormalizationMode;
-  /** Deferred: called after each normalizer batch with what it did. */
-  readonly onNormalized?: (report: { normalized: number; invalid: number }) => void;
-  /**
-   * For a connection that commits without syncing: resolves once what was committed before the call is
-   * on disk. Submitters of a batch then settle after it (see GroupCommitter.setFlush).
-   */
-  readonly flush?: () => Promise<void>;
+  /** Deferred: called after each normalizer batch with how many jobs got their rows. */
+  readonly onNormalized?: (report: { normalized: number }) => void;
 }
 
 /** Counters of the store's group commit. */
@@ -117,6 +116,7 @@ async function writeOperations(
   trx: Kysely<Database>,
   operations: readonly StoreOperation[],
   nowIso: string,
+  options: WriteJobsOptions,
 ): Promise<Array<StoreResult | undefined>> {
   const jobIndexes: number[] = [];
   const jobs: PreparedJob[] = [];
@@ -130,56 +130,53 @@ async function writeOperations(
     }
   }
   const results: Array<StoreResult | undefined> = new Array(operations.length).fill(undefined);
-  const stored = await writeJobs(trx, jobs, nowIso);
+  const stored = await writeJobs(trx, jobs, nowIso, options);
   for (const [i, index] of jobIndexes.entries()) results[index] = stored[i];
-  await insertRows(trx, 'quarantine', quarantined);
+  await insertRows(trx, 'quarantine', quarantined, options.runner);
   return results;
 }
 
-/** Envelope texts the store just wrote, for its normalizer, within a budget of characters. */
-class HeldTexts implements HeldEnvelopes {
-  readonly #texts = new Map<string, { revision: number; kind: JobKind; text: string }>();
+/**
+ * What the store just queued, for its normalizer, within a budget counted in envelope characters: the
+ * rows when they came prepared, else the envelope text, from which `take` derives them.
+ */
+class HeldForNormalizer implements HeldRows {
+  readonly #held = new Map<string, { revision: number; job: PreparedJob }>();
   readonly #budget: number;
-  #chars = 0;
+  #weight = 0;
 
   constructor(budget: number) {
     this.#budget = budget;
   }
 
-  hold(jobId: string, revision: number, kind: JobKind, text: string): void {
-    this.#release(jobId);
-    if (this.#chars + text.length > this.#budget) return;
-    this.#texts.set(jobId, { revision, kind, text });
-    this.#chars += text.length;
+  hold(revision: number, job: PreparedJob): void {
+    this.#release(job.jobId);
+    const weight = job.envelopeText.length;
+    if (this.#weight + weight > this.#budget) return;
+    this.#held.set(job.jobId, { revision, job });
+    this.#weight += weight;
   }
 
-  take(jobId: string, revision: number): { kind: JobKind; text: string } | undefined {
+  take(jobId: string, revision: number): NormalizedRows | undefined {
     const held = this.#release(jobId);
-    return held?.revision === revision ? held : undefined;
+    if (held?.revision !== revision) return undefined;
+    const { job } = held;
+    if (job.rows !== undefined) return job.rows;
+    try {
+      return normalizeEnvelope(parseJsonText(job.envelopeText), job.kind, jobId, '');
+    } catch {
+      return undefined; // Read back from the database instead, as if never held.
+    }
   }
 
   #release(jobId: string) {
-    const held = this.#texts.get(jobId);
+    const held = this.#held.get(jobId);
     if (held !== undefined) {
-      this.#texts.delete(jobId);
-      this.#chars -= held.text.length;
+      this.#held.delete(jobId);
+      this.#weight -= held.job.envelopeText.length;
     }
     return held;
   }
-}
-
-/** A job prepared elsewhere without its envelope, parsed and checked here when it is small enough. */
-function inlineIfSmall(operation: StoreOperation): StoreOperation {
-  if (operation.type !== 'job') return operation;
-  const { job } = operation;
-  if ('envelope' in job || job.envelopeText.length > DEFAULT_DEFER_ABOVE_CHARS) return operation;
-  let envelope: unknown;
-  try {
-    envelope = parseJsonText(job.envelopeText);
-  } catch {
-    return operation; // Not JSON after all: the normalizer flags it.
-  }
-  return { ...operation, job: { ...job, envelope, schemaCheck: checkSchema(envelope, job.kind) } };
 }
 
 /** A store that also takes jobs prepared elsewhere (the receiver's main thread) with their clock. */
@@ -194,21 +191,30 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   const now = deps.now ?? Date.now;
   const logger = deps.logger ?? pino({ level: 'silent' });
   const mode = deps.normalization ?? 'inline';
-  const held = mode === 'deferred' ? new HeldTexts(DEFAULT_HELD_TEXT_CHARS) : undefined;
+  const held = mode === 'deferred' ? new HeldForNormalizer(DEFAULT_HELD_CHARS) : undefined;
+  const defer =
+    mode === 'deferred'
+      ? (job: PreparedJob) => job.envelopeText.length > DEFAULT_DEFER_ABOVE_CHARS
+      : undefined;
   let closed = false;
 
   const runBatch = async (operations: readonly StoreOperation[]) => {
     // The batch's time is its latest submitter's: each was committed at or after it.
     const atMs = operations.reduce((latest, operation) => Math.max(latest, operation.atMs), 0);
-    const results = await database.db
-      .transaction()
-      .execute((trx) => writeOperations(trx, operations, new Date(atMs).toISOString()));
-    if (held !== undefined) {
+    const results = await database.db.transaction().execute((trx) =>
+      writeOperations(trx, operations, new Date(atMs).toISOString(), {
+        ...(defer !== undefined ? { defer } : {}),
+        runner: database.rowRunner,
+      }),
+    );
+    if (held !== undefined && defer !== undefined) {
       let queued = false;
       for (const [index, operation] of operations.entries()) {
         const result = results[index];
-        if (operation.type !== 'job' || 'envelope' in operation.job || result?.revision == null) continue;
-        held.hold(result.job_id, result.revision, result.kind, operation.job.envelopeText);
+        if (operation.type !== 'job' || result?.revision == null) continue;
+        // Queued (see writeJobs): those without rows and those deferred.
+        if (operation.job.rows !== undefined && !defer(operation.job)) continue;
+        held.hold(result.revision, operation.job);
         queued = true;
       }
       if (queued) committer.wakeBackground();
@@ -223,8 +229,6 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
       logger.debug({ operations: size, elapsedMs: Math.round(elapsedMs) }, 'storage batch'),
   );
 
-  if (deps.flush !== undefined) committer.setFlush(deps.flush);
-
   let poll: ReturnType<typeof setInterval> | undefined;
   if (held !== undefined) {
     committer.setBackgroundWork({
@@ -233,7 +237,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
       async run() {
         const report = await normalizeQueuedJobs(database, { held });
         if (report.normalized > 0 || report.dropped > 0) {
-          deps.onNormalized?.(report);
+          deps.onNormalized?.({ normalized: report.normalized });
           logger.debug(report, 'normalized queued jobs');
         }
         return report.more;
@@ -250,7 +254,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
 
   const submit = (operation: StoreOperation): Promise<StoreResult | undefined> => {
     if (closed) return Promise.reject(closedError());
-    return committer.submit(mode === 'deferred' ? inlineIfSmall(operation) : operation);
+    return committer.submit(operation);
   };
 
   return {
@@ -258,11 +262,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
     async store(input) {
       if (closed) throw closedError();
       const atMs = now();
-      const job = prepareJob(
-        input,
-        atMs,
-        mode === 'inline' || input.envelopeText.length <= DEFAULT_DEFER_ABOVE_CHARS,
-      );
+      const job = prepareJob(input, atMs);
       const result = await submit({ type: 'job', job, atMs });
       return result!;
     },

@@ -7,11 +7,12 @@
  */
 import type { Kysely } from 'kysely';
 import { parseJsonText } from '../contract/json.js';
-import type { Database, JobKind, NormalizationQueueTable } from './database.js';
-import { chunkForParameters } from './insert-rows.js';
+import { chunkForParameters } from './chunk-for-parameters.js';
+import type { Database, NormalizationQueueTable } from './database.js';
+import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import type { HooksyncDatabase } from './open-database.js';
-import { checkSchema } from './prepare-job.js';
-import { type RowsSource, writeNormalizedRows } from './write-normalized-rows.js';
+import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
+import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
 
 /** Queue rows a batch takes at most. */
 export const DEFAULT_NORMALIZE_BATCH = 64;
@@ -23,10 +24,10 @@ const READ_CHUNK = 8;
 /** A job to normalize, as queued. */
 export type QueueEntry = Omit<NormalizationQueueTable, 'id'>;
 
-/** Envelope texts the caller still holds (it just stored them), so that a batch need not read them back. */
-export interface HeldEnvelopes {
-  /** The text of `jobId` at `revision`, removed from the holder; undefined when not held. */
-  take(jobId: string, revision: number): { kind: JobKind; text: string } | undefined;
+/** Rows the caller still holds (it derived them before storing the job), so that a batch need not. */
+export interface HeldRows {
+  /** The rows of `jobId` at `revision`, removed from the holder; undefined when not held. */
+  take(jobId: string, revision: number): NormalizedRows | undefined;
 }
 
 /** Knobs of {@link normalizeQueuedJobs}. */
@@ -35,15 +36,13 @@ export interface NormalizeBatchOptions {
   readonly maxJobs?: number;
   /** Default {@link DEFAULT_NORMALIZE_BUDGET_MS}. */
   readonly budgetMs?: number;
-  readonly held?: HeldEnvelopes;
+  readonly held?: HeldRows;
 }
 
 /** What one batch did. */
 export interface NormalizeBatchReport {
   /** Jobs whose rows were written (and left the queue). */
   readonly normalized: number;
-  /** Of those, envelopes that do not fit their kind's schema (jobs.schema_valid set to 0). */
-  readonly invalid: number;
   /** Queue rows whose job no longer exists (purged), removed. */
   readonly dropped: number;
   /** True when the batch stopped with queue rows left that it had taken in hand. */
@@ -54,18 +53,17 @@ export interface NormalizeBatchReport {
 export async function enqueueNormalization(
   trx: Kysely<Database>,
   entries: readonly QueueEntry[],
+  runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
-  for (const chunk of chunkForParameters(entries, 3)) {
-    await trx.insertInto('normalization_queue').values(chunk).execute();
-  }
+  await runner.run(trx, entries, (t, chunk) => t.insertInto('normalization_queue').values(chunk));
 }
 
 /**
- * Normalizes the oldest queued jobs in one transaction: derives their rows (replacing any an earlier
- * revision left), records a failed schema check on the job, and removes their queue rows.
+ * Normalizes the oldest queued jobs in one transaction: writes their rows (held ones, or derived again
+ * from the stored envelope), replacing any an earlier revision left, and removes their queue rows.
  */
 export async function normalizeQueuedJobs(
-  database: Pick<HooksyncDatabase, 'db' | 'dialect'>,
+  database: Pick<HooksyncDatabase, 'db' | 'dialect' | 'rowRunner'>,
   options: NormalizeBatchOptions = {},
 ): Promise<NormalizeBatchReport> {
   const maxJobs = options.maxJobs ?? DEFAULT_NORMALIZE_BATCH;
@@ -89,14 +87,14 @@ export async function normalizeQueuedJobs(
     }
     const entries = [...latest.values()];
     const started = performance.now();
-    const report = { normalized: 0, invalid: 0, dropped: 0, more: rows.length === maxJobs };
+    const report = { normalized: 0, dropped: 0, more: rows.length === maxJobs };
     for (let start = 0; start < entries.length; start += READ_CHUNK) {
       if (start > 0 && performance.now() - started > budgetMs) {
         report.more = true;
         break;
       }
       const chunk = entries.slice(start, start + READ_CHUNK);
-      await normalizeChunk(trx, chunk, options.held, report);
+      await normalizeChunk(trx, chunk, options.held, report, database.rowRunner);
       for (const ids of chunkForParameters(
         chunk.flatMap((entry) => entry.ids),
         1,
@@ -112,67 +110,51 @@ export async function normalizeQueuedJobs(
 async function normalizeChunk(
   trx: Kysely<Database>,
   chunk: readonly QueueEntry[],
-  held: HeldEnvelopes | undefined,
-  report: { normalized: number; invalid: number; dropped: number },
+  held: HeldRows | undefined,
+  report: { normalized: number; dropped: number },
+  runner: RowRunner,
 ): Promise<void> {
-  const texts = new Map<string, { kind: JobKind; text: string; revision: number }>();
+  const derived = new Map<string, NormalizedRows>();
   const missing: string[] = [];
   for (const entry of chunk) {
-    const text = held?.take(entry.job_id, entry.revision);
-    if (text === undefined) missing.push(entry.job_id);
-    else texts.set(entry.job_id, { ...text, revision: entry.revision });
+    const rows = held?.take(entry.job_id, entry.revision);
+    if (rows === undefined) missing.push(entry.job_id);
+    else derived.set(entry.job_id, rows);
   }
   if (missing.length > 0) {
-    const rows = await trx
+    // Not held (a crash, another process): derived again from the envelope as stored.
+    const stored = await trx
       .selectFrom('jobs')
-      .select(['job_id', 'kind', 'envelope', 'revision'])
+      .select(['job_id', 'kind', 'envelope'])
       .where('job_id', 'in', missing)
       .execute();
-    for (const row of rows) {
-      texts.set(row.job_id, { kind: row.kind, text: row.envelope, revision: row.revision });
+    for (const job of stored) {
+      let envelope: unknown;
+      try {
+        envelope = parseJsonText(job.envelope);
+      } catch {
+        envelope = undefined; // Cannot happen for what the store wrote; such a row gets no rows.
+      }
+      derived.set(job.job_id, normalizeEnvelope(envelope, job.kind, job.job_id, ''));
     }
   }
-  const sources: RowsSource[] = [];
+  const writes: RowsToWrite[] = [];
   for (const entry of chunk) {
-    const stored = texts.get(entry.job_id);
-    if (stored === undefined) {
+    const rows = derived.get(entry.job_id);
+    if (rows === undefined) {
       report.dropped += 1;
       continue;
     }
-    let envelope: unknown;
-    try {
-      envelope = parseJsonText(stored.text);
-    } catch {
-      // Cannot happen for what the store wrote; an edited row still leaves the queue, flagged.
-      envelope = undefined;
-    }
-    const check = checkSchema(envelope, stored.kind);
-    if (!check.valid) {
-      report.invalid += 1;
-      await trx
-        .updateTable('jobs')
-        .set({ schema_valid: 0, schema_issues: check.issues })
-        .where('job_id', '=', entry.job_id)
-        // A newer copy stored meanwhile (another replica) is queued again and checked on its own.
-        .where('revision', '=', stored.revision)
-        .execute();
-    }
     // Always replace: a job normalized once may be queued again (an upgrade raced its normalization).
-    sources.push({
-      jobId: entry.job_id,
-      kind: stored.kind,
-      envelope,
-      storedAt: entry.stored_at,
-      replace: true,
-    });
+    writes.push({ jobId: entry.job_id, rows, storedAt: entry.stored_at, replace: true });
   }
-  await writeNormalizedRows(trx, sources);
-  report.normalized += sources.length;
+  await writeNormalizedRows(trx, writes, runner);
+  report.normalized += writes.length;
 }
 
 /** Normalizes batch after batch until the queue holds nothing it had when this began. */
 export async function normalizeAllQueuedJobs(
-  database: Pick<HooksyncDatabase, 'db' | 'dialect'>,
+  database: Pick<HooksyncDatabase, 'db' | 'dialect' | 'rowRunner'>,
 ): Promise<number> {
   let normalized = 0;
   for (;;) {
@@ -189,20 +171,6 @@ export async function oldestQueuedAt(db: Kysely<Database>): Promise<string | und
     .select((eb) => eb.fn.min('stored_at').as('oldest'))
     .executeTakeFirst();
   return row?.oldest ?? undefined;
-}
-
-/** Which of `jobIds` are still waiting for their rows (and their schema check). */
-export async function queuedAmong(db: Kysely<Database>, jobIds: readonly string[]): Promise<Set<string>> {
-  const queued = new Set<string>();
-  for (const ids of chunkForParameters(jobIds, 1)) {
-    const rows = await db
-      .selectFrom('normalization_queue')
-      .select('job_id')
-      .where('job_id', 'in', ids)
-      .execute();
-    for (const row of rows) queued.add(row.job_id);
-  }
-  return queued;
 }
 
 /** Queue entries waiting (a job upgraded before its rows were written counts once per revision). */

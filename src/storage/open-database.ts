@@ -17,6 +17,7 @@ import type { StorageDialect } from './column-types.js';
 import type { Database as Schema } from './database.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { redactDatabaseUrl } from './redact-database-url.js';
+import { CHUNKED_ROW_RUNNER, createSqliteRowRunner, type RowRunner } from './row-runner.js';
 
 /** How long a SQLite writer waits for another process's lock before SQLITE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -45,6 +46,8 @@ export interface OpenDatabaseOptions {
 export interface HooksyncDatabase {
   readonly db: Kysely<Schema>;
   readonly dialect: StorageDialect;
+  /** How statements over many rows run inside this database's transactions (see row-runner.ts). */
+  readonly rowRunner: RowRunner;
   /** Closes the pool or the file; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -106,7 +109,7 @@ async function openPostgres(
       transient: storageError.transient,
     });
   }
-  return { db, dialect: 'postgres', close: once(() => db.destroy()) };
+  return { db, dialect: 'postgres', rowRunner: CHUNKED_ROW_RUNNER, close: once(() => db.destroy()) };
 }
 
 async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<HooksyncDatabase> {
@@ -143,5 +146,5 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
   const db = new Kysely<Schema>({
     dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
   });
-  return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
+  return { db, dialect: 'sqlite', rowRunner: createSqliteRowRunner(raw), close: once(() => db.destroy()) };
 }

@@ -1,7 +1,7 @@
 /**
  * Everything about a job that can be worked out before the transaction: identity, kind, status, payload
- * hash, and (when its rows are derived in the same transaction) the schema check. Pure CPU work, done in
- * the caller's turn so the write lock is held only to write. A PreparedJob without its parsed envelope is
+ * hash, schema check and the normalized rows. Pure CPU work, done in the caller's turn (for `serve`, on the
+ * thread that has just parsed the envelope to verify it) so that the writer only writes. A PreparedJob is
  * plain data: it crosses to the store's worker thread as is.
  */
 import { checkEnvelopeForKind } from '../contract/envelope.js';
@@ -10,6 +10,7 @@ import { parseJsonText } from '../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../contract/limits.js';
 import { computeBodyHash } from '../contract/webhook-signature.js';
 import type { JobKind, JobSource } from './database.js';
+import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import { asRecord, member, textOrNull } from './normalize-values.js';
 
 /** What {@link JobStore.store} takes. */
@@ -47,12 +48,14 @@ export interface PreparedJob {
   readonly startDate: string | null;
   readonly stopDate: string | null;
   readonly envelopeText: string;
-  /** The parsed envelope, kept when the rows are derived in the storing transaction (inline). */
-  readonly envelope?: unknown;
   readonly payloadHash: string;
   readonly source: JobSource;
-  /** Present when the rows are derived inline; deferred jobs are checked by the normalizer. */
-  readonly schemaCheck?: SchemaCheck;
+  readonly schemaCheck: SchemaCheck;
+  /**
+   * The rows derived from the envelope (their received_at is stamped when written); absent when left to
+   * the store's normalizer (a large envelope, whose rows cost more to copy to the worker than to derive).
+   */
+  readonly rows?: NormalizedRows;
   readonly jti: string | undefined;
   /** Epoch ms when the token can no longer verify (when its jti may be forgotten). */
   readonly tokenExpiresAtMs: number;
@@ -60,6 +63,8 @@ export interface PreparedJob {
 
 /** Stored status of an envelope whose status is missing or not a string. */
 export const MISSING_STATUS = '';
+/** received_at of rows derived before the transaction that writes them knows its time. */
+const UNSTAMPED = '';
 
 const SOURCES: ReadonlySet<string> = new Set(['webhook', 'finder', 'launch']);
 
@@ -77,11 +82,11 @@ export function checkSchema(envelope: unknown, kind: JobKind): SchemaCheck {
 const PAYLOAD_HASH = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Works out a {@link PreparedJob}; `inline` keeps the parsed envelope and checks its schema now (for rows
- * derived in the storing transaction). Throws TypeError for a caller's mistake: text that is not JSON, an
- * envelope without input.task.job_id (the receiver quarantines those), a bad source, jti, hash or date.
+ * Works out a {@link PreparedJob}, with its rows unless `deriveRows` is false. Throws TypeError for a
+ * caller's mistake: text that is not JSON, an envelope without input.task.job_id (the receiver
+ * quarantines those), a bad source, jti, hash or date.
  */
-export function prepareJob(input: StoreInput, nowMs: number, inline = true): PreparedJob {
+export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true): PreparedJob {
   if (typeof input?.envelopeText !== 'string') throw new TypeError('store: envelopeText must be a string');
   if (!SOURCES.has(input.source)) throw new TypeError(`store: unknown source ${String(input.source)}`);
   if (input.jti !== undefined && (typeof input.jti !== 'string' || input.jti === '')) {
@@ -118,7 +123,8 @@ export function prepareJob(input: StoreInput, nowMs: number, inline = true): Pre
     envelopeText: input.envelopeText,
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
-    ...(inline ? { envelope, schemaCheck: checkSchema(envelope, kind) } : {}),
+    schemaCheck: checkSchema(envelope, kind),
+    ...(deriveRows ? { rows: normalizeEnvelope(envelope, kind, jobId, UNSTAMPED) } : {}),
     jti: input.jti,
     tokenExpiresAtMs: expiresAt,
   };

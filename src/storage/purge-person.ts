@@ -6,9 +6,9 @@
  * deleted with all their rows only when `includeJobs` says so. See docs/operations.md, Retention.
  */
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { chunkForParameters } from './chunk-for-parameters.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
-import { chunkForParameters } from './insert-rows.js';
 import { normalizeAllQueuedJobs } from './normalization-queue.js';
 import type { HooksyncDatabase } from './open-database.js';
 import {
@@ -188,7 +188,7 @@ function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
  * Throws TypeError for an unusable URL, StorageError when the database fails (nothing is deleted then).
  */
 export async function purgePerson(
-  database: Pick<HooksyncDatabase, 'db' | 'dialect'>,
+  database: Pick<HooksyncDatabase, 'db' | 'dialect' | 'rowRunner'>,
   options: PurgePersonOptions,
 ): Promise<PurgeReport> {
   const needle = parseLinkedinUrl(options.linkedinUrl);

@@ -40,7 +40,7 @@ export type FromStoreWorker =
   | { readonly t: 'failed'; readonly error: WireError }
   | { readonly t: 'done'; readonly results: readonly WireResult[]; readonly stats: JobStoreStats }
   | { readonly t: 'settled'; readonly id: number }
-  | { readonly t: 'normalized'; readonly normalized: number; readonly invalid: number }
+  | { readonly t: 'normalized'; readonly normalized: number }
   | { readonly t: 'log'; readonly line: string }
   | { readonly t: 'closed' };
 

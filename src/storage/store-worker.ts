@@ -1,10 +1,11 @@
 /**
  * The store worker: a thread of its own that holds `hooksync serve`'s write connection and runs the job
  * store (group commit, then deferred normalization) there, so that committing, fsync and deriving rows
- * never block the thread that reads requests and verifies signatures. Started by worker-job-store.ts.
+ * never block the thread that reads requests and verifies signatures. Its SQLite connection keeps the
+ * durable defaults (WAL, synchronous=FULL): an fsync blocks only this thread. Started by
+ * worker-job-store.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CompiledQuery } from 'kysely';
 import { pino } from 'pino';
 import { type CommitLoopStore, createJobStore } from './job-store.js';
 import { type HooksyncDatabase, openDatabase } from './open-database.js';
@@ -15,7 +16,6 @@ import {
   toWireError,
   type WireResult,
 } from './store-worker-protocol.js';
-import { WalFlusher } from './wal-flusher.js';
 
 if (parentPort === null) throw new Error('store-worker.js runs as a worker thread');
 const port = parentPort;
@@ -30,7 +30,6 @@ const logger = pino(
 
 let database: HooksyncDatabase | undefined;
 let store: CommitLoopStore | undefined;
-let flusher: WalFlusher | undefined;
 let outbox: WireResult[] = [];
 
 /** Sends the results gathered in this turn in one message: a committed batch settles many at once. */
@@ -47,7 +46,6 @@ function answer(result: WireResult): void {
 
 async function close(): Promise<void> {
   await store?.close();
-  await flusher?.close();
   await database?.close();
   post({ t: 'closed' });
   port.close();
@@ -72,30 +70,14 @@ port.on('message', (message: ToStoreWorker) => {
   }
 });
 
-/** A failed fdatasync may have lost what it was to write: stop, and let the main thread start afresh. */
-function flushOrStop(wal: WalFlusher): () => Promise<void> {
-  return () =>
-    wal.flush().catch((error: unknown) => {
-      logger.fatal({ err: error }, 'the WAL could not be synced to disk; the store worker stops');
-      setImmediate(() => process.exit(1));
-      throw error;
-    });
-}
-
 try {
   database = await openDatabase(init.databaseUrl, { ...init.open, logger });
-  if (database.dialect === 'sqlite') {
-    // This connection commits without syncing; acknowledgements wait for a WAL sync (wal-flusher.ts).
-    await database.db.executeQuery(CompiledQuery.raw('pragma synchronous = NORMAL'));
-    flusher = await WalFlusher.open(init.databaseUrl);
-  }
   store = createJobStore({
     database,
     logger,
     normalization: 'deferred',
-    ...(flusher !== undefined ? { flush: flushOrStop(flusher) } : {}),
     ...(init.maxBatch !== undefined ? { maxBatch: init.maxBatch } : {}),
-    onNormalized: ({ normalized, invalid }) => post({ t: 'normalized', normalized, invalid }),
+    onNormalized: ({ normalized }) => post({ t: 'normalized', normalized }),
   });
   post({ t: 'ready' });
 } catch (error) {

@@ -3,11 +3,10 @@
  * Both are conditional writes (UPDATE … WHERE state <> 'received', INSERT … ON CONFLICT DO NOTHING).
  */
 import type { Kysely } from 'kysely';
+import { chunkForParameters } from './chunk-for-parameters.js';
 import type { Database } from './database.js';
-import { chunkForParameters } from './insert-rows.js';
 import type { PreparedJob } from './prepare-job.js';
-
-const LEDGER_COLUMNS = 9;
+import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /**
  * Keeps the ledger of expected jobs in step with what a round stored: finished copies (new or duplicate)
@@ -18,6 +17,7 @@ export async function updateLedger(
   finishedIds: readonly string[],
   newRunning: readonly PreparedJob[],
   nowIso: string,
+  runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
   // A duplicate finished copy counts too: reconcile re-fetching a job stored earlier must close its entry.
   for (const ids of chunkForParameters(finishedIds, 1)) {
@@ -29,23 +29,21 @@ export async function updateLedger(
       .execute();
   }
   // A RUNNING copy promises a final one: make sure reconcile fetches it if its callback never comes.
-  for (const chunk of chunkForParameters(newRunning, LEDGER_COLUMNS)) {
-    await trx
+  const entries = newRunning.map((job) => ({
+    job_id: job.jobId,
+    kind: job.kind,
+    state: 'pending' as const,
+    origin: 'hint' as const,
+    attempts: 0,
+    next_attempt_at: nowIso,
+    last_error: null,
+    created_at: nowIso,
+    updated_at: nowIso,
+  }));
+  await runner.run(trx, entries, (t, chunk) =>
+    t
       .insertInto('expected_jobs')
-      .values(
-        chunk.map((job) => ({
-          job_id: job.jobId,
-          kind: job.kind,
-          state: 'pending' as const,
-          origin: 'hint' as const,
-          attempts: 0,
-          next_attempt_at: nowIso,
-          last_error: null,
-          created_at: nowIso,
-          updated_at: nowIso,
-        })),
-      )
-      .onConflict((oc) => oc.column('job_id').doNothing())
-      .execute();
-  }
+      .values(chunk)
+      .onConflict((oc) => oc.column('job_id').doNothing()),
+  );
 }

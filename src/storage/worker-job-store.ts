@@ -8,7 +8,14 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
-import type { JobStore, JobStoreStats, QuarantineInput, StoreOperation, StoreResult } from './job-store.js';
+import {
+  DEFAULT_DEFER_ABOVE_CHARS,
+  type JobStore,
+  type JobStoreStats,
+  type QuarantineInput,
+  type StoreOperation,
+  type StoreResult,
+} from './job-store.js';
 import type { OpenDatabaseOptions } from './open-database.js';
 import { prepareJob } from './prepare-job.js';
 import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
@@ -29,7 +36,7 @@ export interface WorkerJobStoreOptions {
   readonly now?: () => number;
   readonly logger?: Logger;
   /** Called as the worker's normalizer writes rows. */
-  readonly onNormalized?: (report: { normalized: number; invalid: number }) => void;
+  readonly onNormalized?: (report: { normalized: number }) => void;
   /** The worker's script (default: store-worker.js beside this module, see {@link defaultStoreWorkerUrl}). */
   readonly workerUrl?: URL;
 }
@@ -221,8 +228,9 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     ready: () => isReady,
     async store(input) {
       const atMs = now();
-      // The verifier parsed the envelope here already; the worker only writes.
-      const job = prepareJob(input, atMs, false);
+      // The verifier parsed the envelope here already: its check (and a small one's rows) are worked out
+      // here too; a large envelope's rows cost more to copy to the worker than to derive there.
+      const job = prepareJob(input, atMs, input.envelopeText.length <= DEFAULT_DEFER_ABOVE_CHARS);
       return (await enqueue({ type: 'job', job, atMs }))!;
     },
     async quarantine(input: QuarantineInput) {

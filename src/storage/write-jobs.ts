@@ -7,17 +7,16 @@
 import type { Kysely } from 'kysely';
 import { isTerminalStatus } from '../contract/enums.js';
 import type { Database, JobKind } from './database.js';
-import { chunkForParameters } from './insert-rows.js';
-import { enqueueNormalization } from './normalization-queue.js';
+import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
+import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 import { updateLedger } from './update-ledger.js';
-import { writeNormalizedRows } from './write-normalized-rows.js';
+import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
 
 /**
- * When a stored job's normalized rows and schema check are written: in the storing transaction
- * (`inline`), or, for large envelopes, just after it by the normalizer, through the normalization queue
- * (`deferred`). Per job, a PreparedJob that carries its parsed envelope is normalized inline.
+ * When a stored job's normalized rows are written: in the storing transaction (`inline`), or, for large
+ * envelopes, just after it by the normalizer, through the normalization queue (`deferred`).
  */
 export type NormalizationMode = 'inline' | 'deferred';
 
@@ -34,17 +33,14 @@ export interface StoreResult {
   readonly outcome: StoreOutcome;
   /** True for duplicate and replay: nothing new was written. */
   readonly duplicate: boolean;
-  /** Whether the copy fits its kind's schema; null when the normalizer checks it after the commit. */
-  readonly schemaValid: boolean | null;
+  /** Whether the copy fits its kind's schema. */
+  readonly schemaValid: boolean;
   /** The job's revision this write made (1 stored, more updated); null when nothing was written. */
   readonly revision: number | null;
 }
 
 /** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
 const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
-/** Columns of a jobs row: bound parameters per job in the upsert. */
-const JOB_COLUMNS = 14;
-const DELIVERY_COLUMNS = 4;
 
 function resultOf(job: PreparedJob, outcome: StoreOutcome, revision: number | null = null): StoreResult {
   return {
@@ -53,32 +49,34 @@ function resultOf(job: PreparedJob, outcome: StoreOutcome, revision: number | nu
     status: job.status,
     outcome,
     duplicate: outcome === 'duplicate' || outcome === 'replay',
-    schemaValid: job.schemaCheck?.valid ?? null,
+    schemaValid: job.schemaCheck.valid,
     revision,
   };
 }
 
 /** Records the jtis of `jobs` (unique within the call); returns the jtis that were new. */
-async function recordDeliveries(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
-  const fresh = new Set<string>();
-  const withJti = jobs.filter((job) => job.jti !== undefined);
-  for (const chunk of chunkForParameters(withJti, DELIVERY_COLUMNS)) {
-    const rows = await trx
+async function recordDeliveries(
+  trx: Kysely<Database>,
+  jobs: readonly PreparedJob[],
+  nowIso: string,
+  runner: RowRunner,
+) {
+  const rows = jobs
+    .filter((job) => job.jti !== undefined)
+    .map((job) => ({
+      jti: job.jti!,
+      job_id: job.jobId,
+      expires_at: new Date(job.tokenExpiresAtMs).toISOString(),
+      received_at: nowIso,
+    }));
+  const fresh = await runner.run(trx, rows, (t, chunk) =>
+    t
       .insertInto('deliveries')
-      .values(
-        chunk.map((job) => ({
-          jti: job.jti!,
-          job_id: job.jobId,
-          expires_at: new Date(job.tokenExpiresAtMs).toISOString(),
-          received_at: nowIso,
-        })),
-      )
+      .values(chunk)
       .onConflict((oc) => oc.column('jti').doNothing())
-      .returning('jti')
-      .execute();
-    for (const row of rows) fresh.add(row.jti);
-  }
-  return fresh;
+      .returning('jti'),
+  );
+  return new Set(fresh.map((row) => row.jti));
 }
 
 /**
@@ -86,30 +84,32 @@ async function recordDeliveries(trx: Kysely<Database>, jobs: readonly PreparedJo
  * received finished one; anything else is left alone (a duplicate). Returns each written job's revision:
  * 1 for an insert, more for an upgrade, absent for a duplicate.
  */
-async function upsertJobs(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
-  const revisions = new Map<string, number>();
-  for (const chunk of chunkForParameters(jobs, JOB_COLUMNS)) {
-    const rows = await trx
+async function upsertJobs(
+  trx: Kysely<Database>,
+  jobs: readonly PreparedJob[],
+  nowIso: string,
+  runner: RowRunner,
+) {
+  const rows = jobs.map((job) => ({
+    job_id: job.jobId,
+    kind: job.kind,
+    status: job.status,
+    context_id: job.contextId,
+    start_date: job.startDate,
+    stop_date: job.stopDate,
+    envelope: job.envelopeText,
+    payload_hash: job.payloadHash,
+    source: job.source,
+    schema_valid: job.schemaCheck.valid ? 1 : 0,
+    schema_issues: job.schemaCheck.issues,
+    received_at: nowIso,
+    updated_at: nowIso,
+    revision: 1,
+  }));
+  const written = await runner.run(trx, rows, (t, chunk) =>
+    t
       .insertInto('jobs')
-      .values(
-        chunk.map((job) => ({
-          job_id: job.jobId,
-          kind: job.kind,
-          status: job.status,
-          context_id: job.contextId,
-          start_date: job.startDate,
-          stop_date: job.stopDate,
-          envelope: job.envelopeText,
-          payload_hash: job.payloadHash,
-          source: job.source,
-          // A deferred job counts as valid until the normalizer has checked it.
-          schema_valid: job.schemaCheck?.valid === false ? 0 : 1,
-          schema_issues: job.schemaCheck?.issues ?? null,
-          received_at: nowIso,
-          updated_at: nowIso,
-          revision: 1,
-        })),
-      )
+      .values(chunk)
       .onConflict((oc) =>
         oc
           .column('job_id')
@@ -131,23 +131,27 @@ async function upsertJobs(trx: Kysely<Database>, jobs: readonly PreparedJob[], n
           .where('jobs.status', 'in', UPGRADABLE_STATUSES)
           .where('excluded.status', 'not in', UPGRADABLE_STATUSES),
       )
-      .returning(['job_id', 'revision'])
-      .execute();
-    for (const row of rows) revisions.set(row.job_id, row.revision);
-  }
-  return revisions;
+      .returning(['job_id', 'revision']),
+  );
+  return new Map(written.map((row) => [row.job_id, row.revision]));
 }
 
 /** One round: job_ids and jtis unique. Returns the outcome of each job, in order. */
-async function writeRound(trx: Kysely<Database>, jobs: readonly PreparedJob[], nowIso: string) {
-  const freshJtis = await recordDeliveries(trx, jobs, nowIso);
+async function writeRound(
+  trx: Kysely<Database>,
+  jobs: readonly PreparedJob[],
+  nowIso: string,
+  defer: (job: PreparedJob) => boolean,
+  runner: RowRunner,
+) {
+  const freshJtis = await recordDeliveries(trx, jobs, nowIso, runner);
   const outcomes = new Map<PreparedJob, { outcome: StoreOutcome; revision: number | null }>();
   const live = jobs.filter((job) => {
     const replay = job.jti !== undefined && !freshJtis.has(job.jti);
     if (replay) outcomes.set(job, { outcome: 'replay', revision: null });
     return !replay;
   });
-  const revisions = await upsertJobs(trx, live, nowIso);
+  const revisions = await upsertJobs(trx, live, nowIso, runner);
   const written: Array<{ job: PreparedJob; revision: number }> = [];
   for (const job of live) {
     const revision = revisions.get(job.jobId);
@@ -156,41 +160,42 @@ async function writeRound(trx: Kysely<Database>, jobs: readonly PreparedJob[], n
     outcomes.set(job, { outcome, revision: revision ?? null });
     if (revision !== undefined) written.push({ job, revision });
   }
-  const inline = written.filter(({ job }) => 'envelope' in job);
-  await writeNormalizedRows(
-    trx,
-    inline.map(({ job, revision }) => ({
-      jobId: job.jobId,
-      kind: job.kind,
-      envelope: job.envelope,
-      storedAt: nowIso,
-      replace: revision > 1,
-    })),
-  );
-  await enqueueNormalization(
-    trx,
-    written
-      .filter(({ job }) => !('envelope' in job))
-      .map(({ job, revision }) => ({ job_id: job.jobId, revision, stored_at: nowIso })),
-  );
+  const now: RowsToWrite[] = [];
+  const later: QueueEntry[] = [];
+  for (const { job, revision } of written) {
+    if (job.rows === undefined || defer(job)) later.push({ job_id: job.jobId, revision, stored_at: nowIso });
+    else now.push({ jobId: job.jobId, rows: job.rows, storedAt: nowIso, replace: revision > 1 });
+  }
+  await writeNormalizedRows(trx, now, runner);
+  await enqueueNormalization(trx, later, runner);
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(
     (job) => job.status === 'RUNNING' && outcomes.get(job)?.outcome === 'stored',
   );
-  await updateLedger(trx, finishedIds, newRunning, nowIso);
+  await updateLedger(trx, finishedIds, newRunning, nowIso, runner);
   return outcomes;
+}
+
+/** Knobs of {@link writeJobs}. */
+export interface WriteJobsOptions {
+  /** Jobs to queue for the normalizer instead of writing their rows now (default: those without rows). */
+  readonly defer?: (job: PreparedJob) => boolean;
+  /** How statements over many rows run (default: multi-row chunks; the database's own is faster). */
+  readonly runner?: RowRunner;
 }
 
 /**
  * Stores `jobs` in the open transaction `trx`, as if one after the other in the given order; `nowIso`
- * stamps every row written. A job with its parsed envelope gets its rows now, one without is queued for
- * the normalizer. Returns one result per job, in order.
+ * stamps every row written. Returns one result per job, in order.
  */
 export async function writeJobs(
   trx: Kysely<Database>,
   jobs: readonly PreparedJob[],
   nowIso: string,
+  options: WriteJobsOptions = {},
 ): Promise<StoreResult[]> {
+  const defer = options.defer ?? (() => false);
+  const runner = options.runner ?? CHUNKED_ROW_RUNNER;
   const results: StoreResult[] = new Array(jobs.length);
   const plan = planRounds(jobs);
   for (const index of plan.replays) results[index] = resultOf(jobs[index]!, 'replay');
@@ -201,6 +206,8 @@ export async function writeJobs(
       trx,
       ordered.map((index) => jobs[index]!),
       nowIso,
+      defer,
+      runner,
     );
     for (const index of ordered) {
       const { outcome, revision } = outcomes.get(jobs[index]!)!;

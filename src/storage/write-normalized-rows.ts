@@ -4,44 +4,53 @@
  * (inline) and by the normalizer that works through the normalization queue (deferred).
  */
 import type { Kysely } from 'kysely';
-import type { Database, JobKind } from './database.js';
-import { chunkForParameters, insertRows } from './insert-rows.js';
-import { normalizeEnvelope } from './normalize-envelope.js';
+import { chunkForParameters } from './chunk-for-parameters.js';
+import type { Database } from './database.js';
+import { insertRows } from './insert-rows.js';
+import type { NormalizedRows } from './normalize-envelope.js';
+import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** One job whose rows are to be written. */
-export interface RowsSource {
+export interface RowsToWrite {
   readonly jobId: string;
-  readonly kind: JobKind;
-  /** The envelope, parsed with parseJsonText. */
-  readonly envelope: unknown;
+  /** Derived by normalizeEnvelope; their received_at is set here. */
+  readonly rows: NormalizedRows;
   /** When this revision of the job was stored (jobs.updated_at): the rows' received_at. */
   readonly storedAt: string;
   /** True when rows of an earlier revision may exist: they are deleted first. */
   readonly replace: boolean;
 }
 
-/** Derives and inserts the rows of `jobs` (each job once). */
-export async function writeNormalizedRows(trx: Kysely<Database>, jobs: readonly RowsSource[]): Promise<void> {
+/** Inserts the rows of `jobs` (each job once), dated when each job was stored. */
+export async function writeNormalizedRows(
+  trx: Kysely<Database>,
+  jobs: readonly RowsToWrite[],
+  runner: RowRunner = CHUNKED_ROW_RUNNER,
+): Promise<void> {
   const replaced = jobs.filter((job) => job.replace).map((job) => job.jobId);
   for (const ids of chunkForParameters(replaced, 1)) {
     await trx.deleteFrom('persons').where('job_id', 'in', ids).execute();
     await trx.deleteFrom('companies').where('job_id', 'in', ids).execute();
     await trx.deleteFrom('job_changes').where('job_id', 'in', ids).execute();
   }
-  const normalized = jobs.map((job) => normalizeEnvelope(job.envelope, job.kind, job.jobId, job.storedAt));
+  const stamp = <T extends { received_at: string }>(job: RowsToWrite, rows: readonly T[]): T[] =>
+    rows.map((row) => ({ ...row, received_at: job.storedAt }));
   await insertRows(
     trx,
     'persons',
-    normalized.flatMap((rows) => rows.persons),
+    jobs.flatMap((job) => stamp(job, job.rows.persons)),
+    runner,
   );
   await insertRows(
     trx,
     'companies',
-    normalized.flatMap((rows) => rows.companies),
+    jobs.flatMap((job) => stamp(job, job.rows.companies)),
+    runner,
   );
   await insertRows(
     trx,
     'job_changes',
-    normalized.flatMap((rows) => rows.jobChanges),
+    jobs.flatMap((job) => stamp(job, job.rows.jobChanges)),
+    runner,
   );
 }

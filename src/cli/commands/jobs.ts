@@ -35,22 +35,14 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
     const limit = parseLimit(flags.limit);
     const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
     const { listJobs } = await import('../../storage/job-queries.js');
-    const { queuedAmong } = await import('../../storage/normalization-queue.js');
     const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
-    const { rows, queued } = await withMigratedDatabase(config.databaseUrl, async ({ db }) => {
-      const found = await listJobs(db, {
+    const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
+      listJobs(db, {
         ...(flags.kind !== undefined ? { kind: flags.kind as (typeof JOB_KINDS)[number] } : {}),
         ...(flags.status !== undefined ? { status: flags.status } : {}),
         ...(limit !== undefined ? { limit } : {}),
-      });
-      return {
-        rows: found,
-        queued: await queuedAmong(
-          db,
-          found.map((row) => row.job_id),
-        ),
-      };
-    });
+      }),
+    );
     const summaries = rows.map((row) => ({
       job_id: row.job_id,
       kind: row.kind,
@@ -58,8 +50,7 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
       source: row.source,
       received_at: row.received_at,
       updated_at: row.updated_at,
-      // null: acknowledged, not checked yet (serve's normalizer has not reached it).
-      schema_valid: queued.has(row.job_id) ? null : row.schema_valid === 1,
+      schema_valid: row.schema_valid === 1,
     }));
     if (flags.json) {
       writeLine(ctx.stdout, JSON.stringify(summaries, null, 2));

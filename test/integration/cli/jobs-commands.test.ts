@@ -53,30 +53,6 @@ describe('migrate, jobs and quarantine commands', () => {
     expect(table.stdout).toMatch(/^job_id\s+kind\s+status\s+source\s+received_at$/m);
   });
 
-  it('shows schema_valid null for a job still waiting for the normalizer, true or false once checked', async () => {
-    const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL!);
-    const schemaValid = async () =>
-      Object.fromEntries(
-        (
-          JSON.parse((await runCliCaptured(['jobs', 'list', '--json'], { env })).stdout) as Array<{
-            job_id: string;
-            schema_valid: boolean | null;
-          }>
-        ).map((row) => [row.job_id, row.schema_valid]),
-      );
-    try {
-      expect(await schemaValid()).toEqual({ [reveal.jobId]: true, [search.jobId]: true });
-      await database.db
-        .insertInto('normalization_queue')
-        .values({ job_id: search.jobId, revision: 1, stored_at: new Date().toISOString() })
-        .execute();
-      expect(await schemaValid()).toEqual({ [reveal.jobId]: true, [search.jobId]: null });
-    } finally {
-      await database.db.deleteFrom('normalization_queue').execute();
-      await database.close();
-    }
-  });
-
   it('prints a stored envelope byte for byte, with or without --json', async () => {
     expect((await runCliCaptured(['jobs', 'get', search.jobId], { env })).stdout).toBe(search.text);
     expect((await runCliCaptured(['jobs', 'get', search.jobId, '--json'], { env })).stdout).toBe(search.text);

@@ -25,10 +25,12 @@ describe('prepareJob', () => {
     });
   });
 
-  it('uses the parsed envelope it is given instead of parsing again', () => {
+  it('uses the parsed envelope it is given instead of parsing again, for the check and the rows', () => {
     const text = companyRevealText(testUuid(2));
-    const envelope = parseJsonText(text);
-    expect(prepareJob({ envelopeText: text, envelope, source: 'finder' }, NOW).envelope).toBe(envelope);
+    const envelope = parseJsonText(text) as { output: { company: { name: string } } };
+    envelope.output.company.name = 'Parsed Once';
+    const job = prepareJob({ envelopeText: text, envelope, source: 'finder' }, NOW);
+    expect(job.rows?.companies.map((row) => row.name)).toEqual(['Parsed Once']);
   });
 
   it('stores a missing status as the empty string and flags the misfit', () => {
@@ -39,11 +41,16 @@ describe('prepareJob', () => {
     expect(JSON.parse(job.schemaCheck?.issues ?? '[]').length).toBeGreaterThan(0);
   });
 
-  it('leaves the check to the normalizer when not inline, and is then plain data', () => {
-    const text = JSON.stringify({ input: { task: { ip: '1.2.3.4', job_id: testUuid(7) } } });
-    const job = prepareJob({ envelopeText: text, source: 'webhook' }, NOW, false);
-    expect(job.schemaCheck).toBeUndefined();
-    expect('envelope' in job).toBe(false);
+  it('leaves the rows out when asked (a large envelope, whose rows the store worker derives)', () => {
+    const job = prepareJob({ envelopeText: jobChangeText(testUuid(9)), source: 'webhook' }, NOW, false);
+    expect(job.rows).toBeUndefined();
+    expect(job.schemaCheck.valid).toBe(true);
+  });
+
+  it('carries the rows its envelope gives, and is plain data (it crosses to the store worker as is)', () => {
+    const job = prepareJob({ envelopeText: jobChangeText(testUuid(7)), source: 'webhook' }, NOW);
+    expect(job.rows?.jobChanges).toHaveLength(1);
+    expect(job.rows?.persons).toHaveLength(1);
     expect(structuredClone(job)).toEqual(job);
   });
 
