@@ -7,6 +7,10 @@
  * Variants (all answer POST /webhooks):
  *   bare      node:http reading the body, answering 200: the ceiling
  *   express   express 5 with express.raw() answering 200: the framework's cost
+ *   verify    node:http + SHA-256 body check + Ed25519 (node:crypto, synchronous), nothing parsed or
+ *             stored: the ceiling of any receiver that verifies each delivery on this machine
+ *   minimal   node:http + jose jwtVerify + SHA-256 + one better-sqlite3 transaction per delivery (body
+ *             and jti), WAL, synchronous=FULL: the floor the issue names
  *   naive     express 5 + express.raw() + jose jwtVerify (createLocalJWKSet) + SHA-256 body check +
  *             JSON.parse + one better-sqlite3 transaction (body and jti), WAL, synchronous=FULL:
  *             the handler a user would write from the interface
@@ -28,8 +32,12 @@ serveChannel({
     running = await startVariant(options);
     return { url: running.url, pid: process.pid };
   },
-  mark() {
-    mark = { cpu: process.cpuUsage(), wallMs: performance.now() };
+  async mark() {
+    mark = {
+      cpu: process.cpuUsage(),
+      wallMs: performance.now(),
+      ...(running.stats ? await running.stats() : {}),
+    };
   },
   async stats() {
     const cpu = process.cpuUsage(mark?.cpu);
@@ -38,7 +46,13 @@ serveChannel({
       wallMs: performance.now() - (mark?.wallMs ?? 0),
       maxRssMb: process.resourceUsage().maxRSS / 1024,
       ...(running.stats ? await running.stats() : {}),
+      backlogAtMark: mark?.backlog,
     };
+  },
+  async settle() {
+    const started = performance.now();
+    await running.settle?.();
+    return { settleMs: performance.now() - started };
   },
   async stop() {
     await running?.close();
@@ -55,6 +69,10 @@ async function startVariant(options) {
       return startNaive(options);
     case 'hooksync':
       return startHooksync(options);
+    case 'verify':
+      return startVerifyCeiling(options);
+    case 'minimal':
+      return startMinimal(options);
     default:
       throw new TypeError(`unknown variant ${options.variant}`);
   }
@@ -191,7 +209,12 @@ async function startHooksync({ databaseUrl, jwksUrl }) {
       )) {
         outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(n);
       }
+      const store = receiver.store.stats();
       return {
+        transactions: store.transactions,
+        committedItems: store.committedItems,
+        // Acknowledged large envelopes whose rows are still to be written (the normalization queue).
+        backlog: metric('hooksync_normalization_backlog'),
         verifyMsAverage:
           (1000 * metric('hooksync_verify_seconds_sum')) / metric('hooksync_verify_seconds_count'),
         commitMsAverage:
@@ -199,6 +222,82 @@ async function startHooksync({ databaseUrl, jwksUrl }) {
         outcomes,
       };
     },
+    settle: () => receiver.store.settled(),
     close: () => receiver.close(),
+  };
+}
+
+/** The body of a POST, as a Buffer. */
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function answer(response, status) {
+  response
+    .writeHead(status, { 'content-type': 'application/json', 'content-length': OK_BODY.length })
+    .end(OK_BODY);
+}
+
+async function startVerifyCeiling({ publicJwk }) {
+  const { createPublicKey, verify } = await import('node:crypto');
+  const key = createPublicKey({ key: publicJwk, format: 'jwk' });
+  const server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const token = request.headers['x-webhook-signature'];
+    // The load's drain sends GET /healthz without a token.
+    if (token === undefined) return answer(response, 200);
+    const [header, payload, signature] = token.split('.');
+    JSON.parse(Buffer.from(header, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const ok =
+      verify(null, Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')) &&
+      createHash('sha256').update(body).digest('base64url') === claims.body_hash;
+    answer(response, ok ? 200 : 401);
+  });
+  return { url: await listen(server), close: () => closeServer(server) };
+}
+
+async function startMinimal({ databaseUrl, publicJwk }) {
+  const { createLocalJWKSet, jwtVerify } = await import('jose');
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(databaseUrl);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE IF NOT EXISTS jobs (job_id TEXT PRIMARY KEY, envelope TEXT NOT NULL, received_at TEXT NOT NULL);
+           CREATE TABLE IF NOT EXISTS deliveries (jti TEXT PRIMARY KEY, job_id TEXT NOT NULL)`);
+  const insertJti = db.prepare('INSERT OR IGNORE INTO deliveries (jti, job_id) VALUES (?, ?)');
+  const upsertJob = db.prepare(
+    'INSERT INTO jobs (job_id, envelope, received_at) VALUES (?, ?, ?) ON CONFLICT (job_id) DO NOTHING',
+  );
+  const store = db.transaction((jti, jobId, text) => {
+    if (insertJti.run(jti, jobId).changes === 1) upsertJob.run(jobId, text, new Date().toISOString());
+  });
+  const keys = createLocalJWKSet({ keys: [publicJwk] });
+  const server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const token = request.headers['x-webhook-signature'];
+    if (token === undefined) return answer(response, request.method === 'GET' ? 200 : 401);
+    let claims;
+    try {
+      ({ payload: claims } = await jwtVerify(token, keys, { algorithms: ['EdDSA'], typ: 'JWT' }));
+    } catch {
+      return answer(response, 401);
+    }
+    if (createHash('sha256').update(body).digest('base64url') !== claims.body_hash)
+      return answer(response, 401);
+    store(claims.jti, claims.job_id, body.toString('utf8'));
+    answer(response, 200);
+  });
+  return {
+    url: await listen(server),
+    close: async () => {
+      await closeServer(server);
+      db.close();
+    },
   };
 }
