@@ -3,6 +3,7 @@
  * retries, timeouts, error mapping) under one object per resource.
  */
 import { type Logger, pino } from 'pino';
+import { canParseUrl } from '../contract/formats.js';
 import { DEFAULT_RATE_LIMIT } from '../contract/limits.js';
 import { ServiceError } from '../errors.js';
 import { type ApiKeysResource, createApiKeysResource } from './api-keys.js';
@@ -106,7 +107,7 @@ function requirePositive(name: string, value: number | undefined, fallback: numb
 }
 
 function parseBaseUrl(value: unknown): string {
-  if (typeof value !== 'string' || !URL.canParse(value)) {
+  if (typeof value !== 'string' || !canParseUrl(value)) {
     throw new TypeError('baseUrl must be an absolute URL');
   }
   const url = new URL(value);
