@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../dist/client/create-client.js';
-import { openMigratedDatabase } from '../dist/reconcile/open-migrated-database.js';
+import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
 import { recordExpectedJobs } from '../dist/reconcile/record-expected-jobs.js';
 import { runReconcile } from '../dist/reconcile/run-reconcile.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
