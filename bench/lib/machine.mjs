@@ -14,10 +14,15 @@ export function describeMachine() {
       encoding: 'utf8',
       stdio: 'pipe',
     }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
-      encoding: 'utf8',
-      stdio: 'pipe',
-    }).trim();
+    // The results file itself is rewritten section by section during a run: it is not code.
+    const dirty = execFileSync(
+      'git',
+      ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/RESULTS.md'],
+      {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      },
+    ).trim();
     commit = dirty === '' ? head : `${head} + uncommitted changes`;
   } catch {
     // Not a git checkout: the table says unknown.
