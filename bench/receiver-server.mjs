@@ -117,16 +117,21 @@ async function startExpressNoop() {
   return { url: await listen(server), close: () => closeServer(server) };
 }
 
-async function startNaive({ databaseUrl, publicJwk }) {
-  const { default: express } = await import('express');
-  const { createLocalJWKSet, jwtVerify } = await import('jose');
+/** The two tables the SQLite baselines write, with hooksync's durability: WAL, every commit fsynced. */
+async function openBaselineDatabase(databaseUrl) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(databaseUrl);
-  // The same durability as hooksync's SQLite default: WAL, and every commit fsynced.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec(`CREATE TABLE IF NOT EXISTS jobs (job_id TEXT PRIMARY KEY, envelope TEXT NOT NULL, received_at TEXT NOT NULL);
            CREATE TABLE IF NOT EXISTS deliveries (jti TEXT PRIMARY KEY, job_id TEXT NOT NULL)`);
+  return db;
+}
+
+async function startNaive({ databaseUrl, publicJwk }) {
+  const { default: express } = await import('express');
+  const { createLocalJWKSet, jwtVerify } = await import('jose');
+  const db = await openBaselineDatabase(databaseUrl);
   const insertJti = db.prepare('INSERT INTO deliveries (jti, job_id) VALUES (?, ?)');
   const upsertJob = db.prepare(
     `INSERT INTO jobs (job_id, envelope, received_at) VALUES (?, ?, ?)
@@ -264,12 +269,7 @@ async function startVerifyCeiling({ publicJwk }) {
 
 async function startMinimal({ databaseUrl, publicJwk }) {
   const { createLocalJWKSet, jwtVerify } = await import('jose');
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(databaseUrl);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec(`CREATE TABLE IF NOT EXISTS jobs (job_id TEXT PRIMARY KEY, envelope TEXT NOT NULL, received_at TEXT NOT NULL);
-           CREATE TABLE IF NOT EXISTS deliveries (jti TEXT PRIMARY KEY, job_id TEXT NOT NULL)`);
+  const db = await openBaselineDatabase(databaseUrl);
   const insertJti = db.prepare('INSERT OR IGNORE INTO deliveries (jti, job_id) VALUES (?, ?)');
   const upsertJob = db.prepare(
     'INSERT INTO jobs (job_id, envelope, received_at) VALUES (?, ?, ?) ON CONFLICT (job_id) DO NOTHING',
