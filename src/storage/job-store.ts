@@ -7,17 +7,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { parseJsonText } from '../contract/json.js';
 import { StorageError } from '../errors.js';
 import type { Database, JobKind } from './database.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
 import { insertRows } from './insert-rows.js';
-import { type HeldRows, normalizeQueuedJobs } from './normalization-queue.js';
-import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
+import { type HeldRows, normalizeQueuedJobs, rowsFromText } from './normalization-queue.js';
+import type { NormalizedRows } from './normalize-envelope.js';
 import { textOrNull } from './normalize-values.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
-import { type NormalizationMode, type StoreResult, type WriteJobsOptions, writeJobs } from './write-jobs.js';
+import {
+  isQueuedForNormalizer,
+  type NormalizationMode,
+  type StoreResult,
+  type WriteJobsOptions,
+  writeJobs,
+} from './write-jobs.js';
 
 export type { StoreInput } from './prepare-job.js';
 export type { NormalizationMode, StoreOutcome, StoreResult } from './write-jobs.js';
@@ -51,6 +56,14 @@ export interface QuarantineInput {
   readonly contentType?: string;
   /** The raw body bytes, as received. */
   readonly body: Uint8Array;
+}
+
+/** Throws TypeError for a caller's mistake: a quarantine needs a reason and the body's bytes. */
+export function assertQuarantineInput(input: QuarantineInput): void {
+  if (typeof input?.reason !== 'string' || input.reason === '') {
+    throw new TypeError('quarantine: reason must be a non-empty string');
+  }
+  if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
 }
 
 /** Collaborators of {@link createJobStore}. */
@@ -161,12 +174,7 @@ class HeldForNormalizer implements HeldRows {
     const held = this.#release(jobId);
     if (held?.revision !== revision) return undefined;
     const { job } = held;
-    if (job.rows !== undefined) return job.rows;
-    try {
-      return normalizeEnvelope(parseJsonText(job.envelopeText), job.kind, jobId, '');
-    } catch {
-      return undefined; // Read back from the database instead, as if never held.
-    }
+    return job.rows ?? rowsFromText(job.envelopeText, job.kind, jobId);
   }
 
   #release(jobId: string) {
@@ -212,8 +220,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
       for (const [index, operation] of operations.entries()) {
         const result = results[index];
         if (operation.type !== 'job' || result?.revision == null) continue;
-        // Queued (see writeJobs): those without rows and those deferred.
-        if (operation.job.rows !== undefined && !defer(operation.job)) continue;
+        if (!isQueuedForNormalizer(operation.job, defer)) continue;
         held.hold(result.revision, operation.job);
         queued = true;
       }
@@ -268,10 +275,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
     },
     async quarantine(input) {
       if (closed) throw closedError();
-      if (typeof input?.reason !== 'string' || input.reason === '') {
-        throw new TypeError('quarantine: reason must be a non-empty string');
-      }
-      if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
+      assertQuarantineInput(input);
       await submit({ type: 'quarantine', input, id: randomUUID(), atMs: now() });
     },
     stats: () => committer.stats(),

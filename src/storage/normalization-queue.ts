@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { parseJsonText } from '../contract/json.js';
 import { chunkForParameters } from './chunk-for-parameters.js';
-import type { Database, NormalizationQueueTable } from './database.js';
+import type { Database, JobKind, NormalizationQueueTable } from './database.js';
 import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
@@ -134,15 +134,7 @@ async function normalizeChunk(
       .select(['job_id', 'kind', 'envelope'])
       .where('job_id', 'in', missing)
       .execute();
-    for (const job of stored) {
-      let envelope: unknown;
-      try {
-        envelope = parseJsonText(job.envelope);
-      } catch {
-        envelope = undefined; // Cannot happen for what the store wrote; such a row gets no rows.
-      }
-      derived.set(job.job_id, normalizeEnvelope(envelope, job.kind, job.job_id, ''));
-    }
+    for (const job of stored) derived.set(job.job_id, rowsFromText(job.envelope, job.kind, job.job_id));
   }
   const writes: RowsToWrite[] = [];
   for (const entry of chunk) {
@@ -156,6 +148,17 @@ async function normalizeChunk(
   }
   await writeNormalizedRows(trx, writes, runner);
   report.normalized += writes.length;
+}
+
+/** The rows of a stored envelope (none when the text is not JSON, which the store never writes). */
+export function rowsFromText(text: string, kind: JobKind, jobId: string): NormalizedRows {
+  let envelope: unknown;
+  try {
+    envelope = parseJsonText(text);
+  } catch {
+    envelope = undefined;
+  }
+  return normalizeEnvelope(envelope, kind, jobId, '');
 }
 
 /** Normalizes batch after batch until the queue holds nothing it had when this began. */

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
 import {
+  assertQuarantineInput,
   DEFAULT_DEFER_ABOVE_CHARS,
   type JobStore,
   type JobStoreStats,
@@ -152,11 +153,19 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     }
   }
 
-  /** Fails what the stopped worker held: not committed as far as we know, so the sender retries. */
+  /**
+   * Fails what a stopped worker held (not committed as far as we know: the sender retries). Work not yet
+   * sent to it waits for the next worker, unless the store is closing.
+   */
   function abandonPending(reason: string): void {
     const error = new StorageError(`the store worker stopped (${reason}); retry later`, { transient: true });
-    for (const entry of waiting.values()) entry.reject(error);
-    waiting.clear();
+    const unsent = closing ? new Set<number>() : new Set(outbox.map((entry) => entry.id));
+    for (const [id, entry] of waiting) {
+      if (unsent.has(id)) continue;
+      entry.reject(error);
+      waiting.delete(id);
+    }
+    if (closing) outbox = [];
     for (const done of settling.values()) done();
     settling.clear();
   }
@@ -234,10 +243,7 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
       return (await enqueue({ type: 'job', job, atMs }))!;
     },
     async quarantine(input: QuarantineInput) {
-      if (typeof input?.reason !== 'string' || input.reason === '') {
-        throw new TypeError('quarantine: reason must be a non-empty string');
-      }
-      if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
+      assertQuarantineInput(input);
       await enqueue({ type: 'quarantine', input, id: randomUUID(), atMs: now() });
     },
     stats: () => stats,

@@ -163,8 +163,9 @@ async function writeRound(
   const now: RowsToWrite[] = [];
   const later: QueueEntry[] = [];
   for (const { job, revision } of written) {
-    if (job.rows === undefined || defer(job)) later.push({ job_id: job.jobId, revision, stored_at: nowIso });
-    else now.push({ jobId: job.jobId, rows: job.rows, storedAt: nowIso, replace: revision > 1 });
+    const rows = isQueuedForNormalizer(job, defer) ? undefined : job.rows;
+    if (rows === undefined) later.push({ job_id: job.jobId, revision, stored_at: nowIso });
+    else now.push({ jobId: job.jobId, rows, storedAt: nowIso, replace: revision > 1 });
   }
   await writeNormalizedRows(trx, now, runner);
   await enqueueNormalization(trx, later, runner);
@@ -174,6 +175,11 @@ async function writeRound(
   );
   await updateLedger(trx, finishedIds, newRunning, nowIso, runner);
   return outcomes;
+}
+
+/** Whether writeJobs queues `job` for the normalizer instead of writing its rows: it has none, or `defer` says so. */
+export function isQueuedForNormalizer(job: PreparedJob, defer: (job: PreparedJob) => boolean): boolean {
+  return job.rows === undefined || defer(job);
 }
 
 /** Knobs of {@link writeJobs}. */
