@@ -79,4 +79,86 @@ describe('GroupCommitter', () => {
     expect(() => new GroupCommitter(run, 0)).toThrow(TypeError);
     expect(() => new GroupCommitter(run, 1.5)).toThrow(TypeError);
   });
+
+  describe('background work', () => {
+    /** Background work that does `units` units, one per run, and records when each ran. */
+    function units(count: number, maxDelayMs = 1000) {
+      const ran: number[] = [];
+      let left = count;
+      return {
+        ran,
+        work: {
+          maxDelayMs,
+          retryMs: 5,
+          async run() {
+            ran.push(performance.now());
+            left -= 1;
+            return left > 0;
+          },
+        },
+      };
+    }
+
+    it('runs when no batch waits, until it says nothing is left; idle() waits for it', async () => {
+      const { run } = recorder();
+      const committer = new GroupCommitter(run, 64);
+      const { ran, work } = units(3);
+      committer.setBackgroundWork(work);
+      committer.wakeBackground();
+      await committer.idle();
+      expect(ran).toHaveLength(3);
+    });
+
+    it('gets a turn at least every maxDelayMs while batches keep coming', async () => {
+      const { batches, run } = recorder();
+      const committer = new GroupCommitter(run, 4);
+      const { ran, work } = units(1_000, 20);
+      committer.setBackgroundWork(work);
+      // Batches without pause for 150 ms: the queue is never empty when a turn comes round.
+      const until = performance.now() + 150;
+      const submitting = (async () => {
+        while (performance.now() < until) await Promise.all([1, 2, 3, 4, 5].map((i) => committer.submit(i)));
+      })();
+      committer.wakeBackground();
+      await submitting;
+      committer.stopBackground();
+      await committer.idle();
+      expect(batches.length).toBeGreaterThan(10);
+      // At least one turn per 20 ms of a 150 ms burst (each turn waits for the batch in progress).
+      expect(ran.length).toBeGreaterThanOrEqual(4);
+    });
+
+    it('reports a failed unit and tries again later; stopBackground() ends it', async () => {
+      const { run } = recorder();
+      const committer = new GroupCommitter(run, 64);
+      const errors: unknown[] = [];
+      let calls = 0;
+      committer.setBackgroundWork({
+        maxDelayMs: 1000,
+        retryMs: 5,
+        onError: (error) => errors.push(error),
+        async run() {
+          calls += 1;
+          if (calls < 3) throw new Error('database busy');
+          return false;
+        },
+      });
+      committer.wakeBackground();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await committer.idle();
+      expect(calls).toBe(3);
+      expect(errors).toHaveLength(2);
+      committer.stopBackground();
+      committer.wakeBackground();
+      await committer.idle();
+      expect(calls).toBe(3);
+    });
+
+    it('accepts its work once', () => {
+      const committer = new GroupCommitter(recorder().run, 4);
+      const { work } = units(1);
+      committer.setBackgroundWork(work);
+      expect(() => committer.setBackgroundWork(work)).toThrow(TypeError);
+    });
+  });
 });
