@@ -5,13 +5,10 @@
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
-import type { OpenDatabaseOptions } from './open-database.js';
 
 /** What the worker is started with (workerData). */
 export interface StoreWorkerInit {
   readonly databaseUrl: string;
-  readonly open: Omit<OpenDatabaseOptions, 'logger'>;
-  readonly maxBatch?: number;
   /** The main logger's level: the worker only sends lines that would be written. */
   readonly logLevel: string;
 }

@@ -71,12 +71,11 @@ port.on('message', (message: ToStoreWorker) => {
 });
 
 try {
-  database = await openDatabase(init.databaseUrl, { ...init.open, logger });
+  database = await openDatabase(init.databaseUrl, { logger });
   store = createJobStore({
     database,
     logger,
     normalization: 'deferred',
-    ...(init.maxBatch !== undefined ? { maxBatch: init.maxBatch } : {}),
     onNormalized: ({ normalized }) => post({ t: 'normalized', normalized }),
   });
   post({ t: 'ready' });

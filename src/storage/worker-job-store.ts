@@ -17,7 +17,6 @@ import {
   type StoreOperation,
   type StoreResult,
 } from './job-store.js';
-import type { OpenDatabaseOptions } from './open-database.js';
 import { prepareJob } from './prepare-job.js';
 import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
 
@@ -31,8 +30,6 @@ const CLOSE_TIMEOUT_MS = 30_000;
 export interface WorkerJobStoreOptions {
   /** The database the worker opens (already migrated by the caller). */
   readonly databaseUrl: string;
-  readonly open?: Omit<OpenDatabaseOptions, 'logger'>;
-  readonly maxBatch?: number;
   /** Clock in epoch ms for stored timestamps (default Date.now): it crosses with each job. */
   readonly now?: () => number;
   readonly logger?: Logger;
@@ -75,8 +72,6 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
   const logger = options.logger ?? pino({ level: 'silent' });
   const init: StoreWorkerInit = {
     databaseUrl: options.databaseUrl,
-    open: options.open ?? {},
-    ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}),
     logLevel: logger.level,
   };
   const workerUrl = options.workerUrl ?? defaultStoreWorkerUrl();
