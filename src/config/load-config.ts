@@ -6,6 +6,7 @@
 
 import { JWKS_PATH } from '../contract/webhook-signature.js';
 import { ConfigError } from '../errors.js';
+import { loadReceiverLimits, type ReceiverLimitSettings } from './load-receiver-limits.js';
 
 export const DEFAULT_DATABASE_URL = './hooksync.db';
 export const DEFAULT_HOST = '127.0.0.1';
@@ -33,29 +34,34 @@ export interface HooksyncConfig {
   /** Bearer token of the admin API and status page; both are off when unset. */
   readonly adminToken: string | undefined;
   readonly logLevel: LogLevel;
+  /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
+  readonly receiverLimits: ReceiverLimitSettings;
 }
 
 /** Which variable each config field is read from. */
-export const CONFIG_VARIABLES: Readonly<Record<keyof HooksyncConfig, string>> = Object.freeze({
-  apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
-  apiKey: 'HOOKSYNC_API_KEY',
-  databaseUrl: 'HOOKSYNC_DATABASE_URL',
-  host: 'HOOKSYNC_HOST',
-  port: 'HOOKSYNC_PORT',
-  jwksUrl: 'HOOKSYNC_JWKS_URL',
-  unsigned: 'HOOKSYNC_UNSIGNED',
-  adminToken: 'HOOKSYNC_ADMIN_TOKEN',
-  logLevel: 'HOOKSYNC_LOG_LEVEL',
-});
+export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 'receiverLimits'>, string>> =
+  Object.freeze({
+    apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
+    apiKey: 'HOOKSYNC_API_KEY',
+    databaseUrl: 'HOOKSYNC_DATABASE_URL',
+    host: 'HOOKSYNC_HOST',
+    port: 'HOOKSYNC_PORT',
+    jwksUrl: 'HOOKSYNC_JWKS_URL',
+    unsigned: 'HOOKSYNC_UNSIGNED',
+    adminToken: 'HOOKSYNC_ADMIN_TOKEN',
+    logLevel: 'HOOKSYNC_LOG_LEVEL',
+  });
 
 /** Values given on the command line; each wins over its variable. */
-export type ConfigOverrides = { readonly [K in keyof HooksyncConfig]?: string | number | undefined };
+export type ConfigOverrides = {
+  readonly [K in keyof typeof CONFIG_VARIABLES]?: string | number | undefined;
+};
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Reads and validates the configuration from `env` (pass process.env), with flags winning. */
 export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncConfig {
-  const raw = (key: keyof HooksyncConfig): string | undefined => {
+  const raw = (key: keyof typeof CONFIG_VARIABLES): string | undefined => {
     const flag = overrides[key];
     if (flag !== undefined) return String(flag);
     const value = env[CONFIG_VARIABLES[key]];
@@ -77,6 +83,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     unsigned: oneOf(raw('unsigned') ?? 'reject', UNSIGNED_POLICIES, CONFIG_VARIABLES.unsigned),
     adminToken: raw('adminToken'),
     logLevel: oneOf(raw('logLevel') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS, CONFIG_VARIABLES.logLevel),
+    receiverLimits: loadReceiverLimits(env),
   });
 }
 

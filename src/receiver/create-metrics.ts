@@ -18,6 +18,16 @@ export interface ReceiverMetrics {
   /** Jobs whose normalized rows the normalizer wrote after their acknowledgement. */
   readonly normalized: Counter;
   readonly normalizationBacklog: Gauge;
+  /** Body bytes reserved by deliveries in flight (the memory budget's use). */
+  readonly bodyBytesInFlight: Gauge;
+  /** Refusals over the per-reason quarantine rate: counted, not stored. */
+  readonly quarantineSkipped: Counter<'reason'>;
+  /** Quarantined bodies emptied to keep the quarantine under its byte budget. */
+  readonly quarantineBodiesDropped: Counter;
+  /** Body bytes the quarantine holds, as of its last trim. */
+  readonly quarantineBodyBytes: Gauge;
+  /** Finder calls for unsigned callbacks, by result (fetched, budget_spent, pending, failed). */
+  readonly unsignedFetches: Counter<'result'>;
 }
 
 /**
@@ -30,12 +40,14 @@ export function createMetrics(
     /** Jobs acknowledged whose normalized rows are not written yet. */
     normalizationBacklog?: () => Promise<number>;
     keySetFetches?: () => { fetches: number; failures: number };
+    /** Body bytes reserved right now (the receiver's memory budget). */
+    bodyBytesInFlight?: () => number;
     defaults?: boolean;
   } = {},
 ): ReceiverMetrics {
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'hooksync_' });
-  const { quarantineCount, keySetFetches, normalizationBacklog } = options;
+  const { quarantineCount, keySetFetches, normalizationBacklog, bodyBytesInFlight } = options;
   const reported = { success: 0, failure: 0 };
   return {
     registry,
@@ -98,6 +110,36 @@ export function createMetrics(
       async collect() {
         if (normalizationBacklog) this.set(await normalizationBacklog());
       },
+    }),
+    bodyBytesInFlight: new Gauge({
+      name: 'hooksync_body_bytes_in_flight',
+      help: 'Body bytes reserved by deliveries in flight (out of the memory budget)',
+      registers: [registry],
+      collect() {
+        if (bodyBytesInFlight) this.set(bodyBytesInFlight());
+      },
+    }),
+    quarantineSkipped: new Counter({
+      name: 'hooksync_quarantine_skipped_total',
+      help: 'Refusals over the per-reason quarantine rate, counted but not stored',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    quarantineBodiesDropped: new Counter({
+      name: 'hooksync_quarantine_bodies_dropped_total',
+      help: 'Quarantined bodies emptied to stay under the quarantine byte budget (rows stay)',
+      registers: [registry],
+    }),
+    quarantineBodyBytes: new Gauge({
+      name: 'hooksync_quarantine_body_bytes',
+      help: 'Body bytes held in the quarantine, as of its last trim',
+      registers: [registry],
+    }),
+    unsignedFetches: new Counter({
+      name: 'hooksync_unsigned_fetches_total',
+      help: 'Finder calls for unsigned callbacks by result (fetched, budget_spent, pending, failed)',
+      labelNames: ['result'],
+      registers: [registry],
     }),
   };
 }

@@ -7,15 +7,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 import type { DeliveryAnswer } from './delivery-answer.js';
-import { retryLater } from './delivery-answer.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from './delivery-limits.js';
 import type { DeliveryHandler } from './handle-delivery.js';
-import { BodyReadError, DEFAULT_BODY_LIMIT_BYTES, readBody } from './read-body.js';
 
 /** Deliveries in progress beyond which new ones get 429 (the sender retries later). */
 export const DEFAULT_MAX_IN_FLIGHT = 2048;
+/** Time for a request's headers to arrive, in ms. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Time for a whole request to arrive, in ms. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** How often Node checks the two timeouts above, in ms. */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 /** Path of the webhook route. */
 export const WEBHOOK_PATH = '/webhooks';
 
@@ -26,8 +30,12 @@ export interface ReceiverDeps {
   /** For /readyz: resolves when the database answers and the key set is loaded. */
   isReady: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>;
   logger?: Logger;
-  /** Default {@link DEFAULT_BODY_LIMIT_BYTES}. */
-  bodyLimitBytes?: number;
+  /** How long close() waits for deliveries in flight, ms; default {@link DEFAULT_SHUTDOWN_GRACE_MS}. */
+  shutdownGraceMs?: number;
+  /** Default {@link DEFAULT_HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number;
+  /** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  requestTimeoutMs?: number;
   /** Default {@link DEFAULT_MAX_IN_FLIGHT}. */
   maxInFlight?: number;
   /** Extra routes (admin API, status page) mounted on the express app. */
@@ -47,7 +55,6 @@ export interface Receiver {
 
 /** Builds the server (not yet listening). */
 export function createReceiver(deps: ReceiverDeps): Receiver {
-  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const maxInFlight = deps.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const app = createAdminApp(deps);
   let inFlight = 0;
@@ -55,47 +62,35 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
 
   async function onWebhook(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (inFlight >= maxInFlight) {
-      request.resume();
-      send(response, retryLater('OVERLOADED', 'too many deliveries in progress; retry later', 429));
+      send(response, deps.handleDelivery.overloaded());
       return;
     }
     inFlight++;
     try {
-      const contentType = request.headers['content-type'];
-      const signature = header(request, WEBHOOK_SIGNATURE_HEADER);
-      let body: Buffer;
-      try {
-        body = await readBody(request, limit);
-      } catch (error) {
-        if (error instanceof BodyReadError && error.reason === 'too_large') {
-          response.setHeader('connection', 'close');
-          // The body is not kept, but the token's claimed job_id still becomes a hint for reconcile.
-          send(
-            response,
-            await deps.handleDelivery.tooLarge({ body: Buffer.alloc(0), contentType, signature }, limit),
-          );
-        } else {
-          response.destroy();
-        }
-        return;
-      }
-      send(response, await deps.handleDelivery.handle({ body, contentType, signature }));
+      const answer = await deps.handleDelivery.receive(request);
+      if (answer.connection === 'destroy') response.destroy();
+      else send(response, answer);
     } finally {
       inFlight--;
       if (inFlight === 0) idle?.();
     }
   }
 
-  const server = createServer((request, response) => {
-    if (request.method === 'POST' && pathOf(request.url) === WEBHOOK_PATH) {
-      void onWebhook(request, response);
-      return;
-    }
-    app(request, response);
-  });
-  // Bound slow senders (slow-loris): headers within 10 s, the whole request within 60 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  const server = createServer(
+    // Node looks for expired header and request timeouts only this often (default 30 s): without it, a
+    // slow sender would keep its connection up to 30 s past the timeouts below (issue 19).
+    { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    (request, response) => {
+      if (request.method === 'POST' && pathOf(request.url) === WEBHOOK_PATH) {
+        void onWebhook(request, response);
+        return;
+      }
+      app(request, response);
+    },
+  );
+  // Bound slow senders (slow-loris): headers within 10 s, the whole request within 60 s (by default).
+  server.headersTimeout = deps.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   return {
     server,
@@ -113,9 +108,21 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      // Drained within the grace period; past it, what is still in flight is cut (the sender retries).
+      const graceMs = deps.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+      let timer: NodeJS.Timeout | undefined;
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (idle = resolve)),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, graceMs);
+          }),
+        ]);
+      }
+      clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      await deps.handleDelivery.close(graceMs);
     },
     inFlight: () => inFlight,
   };
@@ -151,13 +158,10 @@ function send(response: ServerResponse, answer: DeliveryAnswer): void {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(payload),
   };
+  // The body was not (wholly) read: Node closes the connection once the answer is written.
+  if (answer.connection === 'close') headers.connection = 'close';
   if (answer.retryAfterSeconds !== undefined) headers['retry-after'] = answer.retryAfterSeconds;
   response.writeHead(answer.status, headers).end(payload);
-}
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function pathOf(url: string | undefined): string {

@@ -3,48 +3,36 @@
  *
  *   app.post('/webhooks', createWebhookMiddleware(handler));
  *
- * Mount it before any body parser on that route (the signature covers the raw bytes); a Buffer left by
- * `express.raw()` is accepted too.
+ * Mount it before any body parser on that route: it then applies the same rules as `hooksync serve`
+ * (issue 15): the token is verified before the body is read, unsigned bodies are read only up to a prefix,
+ * verified ones within the handler's memory budget. A Buffer left by `express.raw()` is accepted too, but
+ * then the parser has already read the whole body, whoever sent it.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
+import type { DeliveryAnswer } from './delivery-answer.js';
 import type { DeliveryHandler } from './handle-delivery.js';
-import { BodyReadError, DEFAULT_BODY_LIMIT_BYTES, readBody } from './read-body.js';
-
-/** Knobs of the middleware. */
-export interface WebhookMiddlewareOptions {
-  /** Largest body accepted, in bytes (default 32 MB). */
-  bodyLimitBytes?: number;
-}
 
 /** An express handler answering deliveries exactly as `hooksync serve` does. */
-export function createWebhookMiddleware(
-  handler: DeliveryHandler,
-  options: WebhookMiddlewareOptions = {},
-): RequestHandler {
-  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+export function createWebhookMiddleware(handler: DeliveryHandler): RequestHandler {
   return async (req, res) => {
-    const contentType = req.headers['content-type'];
-    const raw = req.headers[WEBHOOK_SIGNATURE_HEADER];
-    const signature = Array.isArray(raw) ? raw[0] : raw;
-    let body: Buffer;
     if (Buffer.isBuffer(req.body)) {
-      body = req.body;
-    } else {
-      try {
-        body = await readBody(req, limit);
-      } catch (error) {
-        if (!(error instanceof BodyReadError) || error.reason !== 'too_large') {
-          res.destroy();
-          return;
-        }
-        const answer = await handler.tooLarge({ body: Buffer.alloc(0), contentType, signature }, limit);
-        res.set('connection', 'close').status(answer.status).json(answer.body);
-        return;
-      }
+      const raw = req.headers[WEBHOOK_SIGNATURE_HEADER];
+      const signature = Array.isArray(raw) ? raw[0] : raw;
+      const contentType = req.headers['content-type'];
+      send(res, await handler.handle({ body: req.body, contentType, signature }));
+      return;
     }
-    const answer = await handler.handle({ body, contentType, signature });
-    if (answer.retryAfterSeconds !== undefined) res.set('retry-after', String(answer.retryAfterSeconds));
-    res.status(answer.status).json(answer.body);
+    send(res, await handler.receive(req));
   };
+}
+
+function send(res: Response, answer: DeliveryAnswer): void {
+  if (answer.connection === 'destroy') {
+    res.destroy();
+    return;
+  }
+  if (answer.connection === 'close') res.set('connection', 'close');
+  if (answer.retryAfterSeconds !== undefined) res.set('retry-after', String(answer.retryAfterSeconds));
+  res.status(answer.status).json(answer.body);
 }

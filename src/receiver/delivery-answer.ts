@@ -22,7 +22,8 @@ export type RequestRefusal =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'BODY_NOT_UTF8'
   | 'NO_FINDER'
-  | 'FINDER_REFUSED';
+  | 'FINDER_REFUSED'
+  | 'JTI_REUSED';
 
 /** Every reason a delivery can be refused, with the status the sender sees. */
 export const REFUSAL_STATUS: Readonly<Record<SignatureReason | RequestRefusal, number>> = Object.freeze({
@@ -47,21 +48,20 @@ export const REFUSAL_STATUS: Readonly<Record<SignatureReason | RequestRefusal, n
   UNSUPPORTED_MEDIA_TYPE: 415,
   NO_FINDER: 401,
   FINDER_REFUSED: 401,
+  // A verified token whose jti already stored another job or body: refused, never a 2xx (issue 19).
+  JTI_REUSED: 409,
 });
 
 /**
- * Refusals that do not prove forgery (the job may be real: a late retry, a rotated key, a sender without
- * signing configuration, a body we would not take): their claimed job_id becomes a ledger hint, so that
- * reconcile fetches the authoritative copy.
+ * Refusals of a token whose signature verified (so the job is real: a late retry, a clock apart, a body we
+ * would not take): the token's job_id may mark a ledger entry that already exists, so that reconcile
+ * fetches the authoritative copy. Nothing unauthenticated is ever a hint (issue 19).
  */
 export const HINTED_REFUSALS: ReadonlySet<string> = new Set<SignatureReason | RequestRefusal>([
-  'SIGNATURE_MISSING',
   'SIGNATURE_EXPIRED',
   'SIGNATURE_NOT_YET_VALID',
-  'SIGNATURE_UNKNOWN_KID',
   'BODY_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
-  'NO_FINDER',
 ]);
 
 /** The receiver's answer to one delivery. */
@@ -73,6 +73,11 @@ export interface DeliveryAnswer {
   reason?: string;
   /** Sent as Retry-After on 429 and 500. */
   retryAfterSeconds?: number;
+  /**
+   * `close`: the body was not (wholly) read, so answer and close the connection; `destroy`: the sender is
+   * gone or too slow, drop the connection without an answer.
+   */
+  connection?: 'close' | 'destroy';
 }
 
 /** A refusal answer: the error object names the reason. */

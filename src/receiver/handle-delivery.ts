@@ -1,30 +1,36 @@
 /**
- * One webhook delivery, start to end, framework-free: verify, store, answer. Used by the receiver's own
- * server and by the express middleware for users' apps.
+ * One webhook delivery, start to end, framework-free: authenticate the token, then read the body, store,
+ * answer (issue 15). Used by the receiver's own server and by the express middleware for users' apps.
+ * What an unauthenticated request can cost is bounded: a failing token is refused before any body byte is
+ * read; an unsigned body is read only up to a prefix, in a small pool of its own; a verified body reserves
+ * its memory from a shared budget first and is hashed as it streams in.
  */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
-import { isJobId } from '../contract/job-id.js';
-import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
-import { parseJsonText } from '../contract/json.js';
-import { SignatureError, StorageError } from '../errors.js';
-import type { JobKind } from '../storage/database.js';
+import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
+import { StorageError } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
-import { decodeClaimsUnverified } from '../webhooks/decode-claims-unverified.js';
+import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger-hints.js';
+import type { HooksyncDatabase } from '../storage/open-database.js';
+import { trimQuarantine } from '../storage/trim-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
-import { verifyCallback } from '../webhooks/verify-callback.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
+import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';
-import {
-  type DeliveryAnswer,
-  HINTED_REFUSALS,
-  type RequestRefusal,
-  refusal,
-  retryLater,
-} from './delivery-answer.js';
-import { isJsonContentType } from './read-body.js';
+import { createQuarantinePolicy, type Refusal } from './create-quarantine-policy.js';
+import { createUnsignedFetcher, type FinderFetch, type UnsignedFetcher } from './create-unsigned-fetcher.js';
+import { type DeliveryAnswer, HINTED_REFUSALS, refusal, retryLater } from './delivery-answer.js';
+import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js';
+import { declaredLength } from './read-body.js';
+import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
+import { answerUnsigned, readUnsignedPrefix } from './receive-unsigned.js';
 
-/** A delivery as read off the wire. */
+export type { FinderFetch } from './create-unsigned-fetcher.js';
+
+/** A delivery already read whole (e.g. by `express.raw()`). */
 export interface DeliveryRequest {
   body: Buffer;
   contentType: string | undefined;
@@ -32,22 +38,25 @@ export interface DeliveryRequest {
   signature: string | undefined;
 }
 
-/** Fetches a job from its finder: the exact response text and its parsed value. */
-export type FinderFetch = (
-  kind: 'job_change' | 'search_contact',
-  jobId: string,
-) => Promise<{ raw: string; job: unknown }>;
-
 /** What a delivery handler works with. */
 export interface DeliveryHandlerDeps {
   keys: KeySetCache;
   store: JobStore;
-  /** Records a ledger hint for a refused callback whose job may be real. */
-  recordHint: (hint: { job_id: string; kind: JobKind }) => Promise<void>;
+  /**
+   * The database the store writes to: when given, ledger hints, the unsigned-fetch budget, replay checks
+   * and the quarantine byte budget use it (the deps below override it one by one).
+   */
+  database?: Pick<HooksyncDatabase, 'db' | 'dialect'>;
+  /** Marks an EXISTING ledger entry for a refused callback whose token verified; never creates one. */
+  recordHint?: (hint: { job_id: string }) => Promise<void>;
+  /** The stored job's payload hash, to tell a retry (200) from a reused jti (409). */
+  storedPayloadHash?: (jobId: string) => Promise<string | undefined>;
   /** HOOKSYNC_UNSIGNED: reject, or fetch the job from its finder. */
   unsigned: UnsignedPolicy;
   /** Needed when `unsigned` is fetch. */
   fetchFromFinder?: FinderFetch;
+  /** Sizes, budgets and rates; each has a documented default (delivery-limits.ts). */
+  limits?: Partial<DeliveryLimits>;
   now?: () => number;
   /** Clock tolerance for iat/exp, seconds (default 60). */
   toleranceSeconds?: number;
@@ -59,198 +68,202 @@ export interface DeliveryHandlerDeps {
 
 /** Answers deliveries. Never throws: every failure becomes an answer. */
 export interface DeliveryHandler {
-  /** Verifies and stores one delivery. */
+  /** Authenticates, reads, verifies and stores one delivery straight off the request stream. */
+  receive(request: IncomingMessage): Promise<DeliveryAnswer>;
+  /** The same for a delivery whose body was already read whole. */
   handle(request: DeliveryRequest): Promise<DeliveryAnswer>;
-  /** Answers a delivery whose body was over the limit (413): quarantined without its body, hinted. */
-  tooLarge(request: DeliveryRequest, limitBytes: number): Promise<DeliveryAnswer>;
+  /** The answer (counted) to a delivery refused because too many are in progress. */
+  overloaded(): DeliveryAnswer;
+  /** The memory budget of bodies in flight. */
+  readonly budget: BodyBudget;
+  /** Waits for background work (unsigned fetches, the quarantine trim), at most `graceMs`. */
+  close(graceMs?: number): Promise<void>;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Creates the handler. */
-export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
-  const { store, logger, metrics } = deps;
-
-  /** Quarantines a refused body and leaves a hint when the refusal does not prove forgery. */
-  async function refuse(
-    request: DeliveryRequest,
-    reason: Parameters<typeof refusal>[0],
-    message: string,
-    envelope?: unknown,
-  ): Promise<DeliveryAnswer> {
-    const answer = refusal(reason, message);
-    const claimed = claimFrom(request, envelope);
-    try {
-      await store.quarantine({
-        reason,
-        detail: message,
-        claimedJobId: claimed.job_id,
-        kind: claimed.kind,
-        contentType: request.contentType,
-        body: request.body,
-      });
-      if (HINTED_REFUSALS.has(reason) && claimed.job_id !== undefined) {
-        await deps.recordHint({ job_id: claimed.job_id, kind: claimed.kind ?? 'unknown' });
-      }
-    } catch (error) {
-      // A refusal we could not record would be lost for good: ask the sender to come back.
-      logger?.error({ err: error, reason }, 'could not quarantine a refused callback');
-      return retryLater('STORAGE_UNAVAILABLE', 'could not record the refusal; retry later');
-    }
-    return answer;
-  }
-
-  async function fetchUnsigned(request: DeliveryRequest): Promise<DeliveryAnswer> {
-    const parsed = parseBody(request.body);
-    if (!parsed.ok) return refuse(request, parsed.reason, parsed.message);
-    const kind = detectJobKind(parsed.envelope);
-    const jobId = claimedJobId(parsed.envelope);
-    if (jobId === undefined || !isJobId(jobId) || (kind !== 'job_change' && kind !== 'search_contact')) {
-      return refuse(
-        request,
-        'NO_FINDER',
-        kind === 'company_reveal'
-          ? 'unsigned company reveal: the interface has no finder to fetch it from'
-          : 'unsigned callback whose job has no finder',
-        parsed.envelope,
-      );
-    }
-    let fetched: { raw: string; job: unknown };
-    try {
-      fetched = await deps.fetchFromFinder!(kind, jobId);
-    } catch (error) {
-      const status = (error as { status?: number }).status;
-      if (status === 404) {
-        return refuse(
-          request,
-          'FINDER_REFUSED',
-          'unsigned callback for a job the finder does not know',
-          parsed.envelope,
-        );
-      }
-      logger?.warn({ err: error, job_id: jobId }, 'finder fetch for an unsigned callback failed');
-      return retryLater('FINDER_UNAVAILABLE', 'could not fetch the job from its finder; retry later');
-    }
-    return commit(fetched.raw, fetched.job, 'finder');
-  }
-
-  async function commit(
+/** Internal: what the signed and unsigned paths share. */
+export interface HandlerContext {
+  deps: DeliveryHandlerDeps;
+  limits: DeliveryLimits;
+  budget: BodyBudget;
+  toleranceSeconds: number;
+  now: () => number;
+  fetcher: UnsignedFetcher | undefined;
+  refuse(refused: Refusal & { message: string; hintJobId?: string }): Promise<DeliveryAnswer>;
+  commit(
     text: string,
     envelope: unknown,
     source: 'webhook' | 'finder',
     token?: { jti: string; expiresAt: Date; bodyHash: string },
-  ): Promise<DeliveryAnswer> {
-    const started = performance.now();
-    try {
-      const result = await store.store({
-        envelopeText: text,
-        envelope,
-        source,
-        // The body hash the verifier checked over these exact bytes is the payload hash.
-        ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt, payloadHash: token.bodyHash } : {}),
-      });
-      metrics?.commitSeconds.observe((performance.now() - started) / 1000);
-      return {
-        status: 200,
-        body: { job_id: result.job_id, kind: result.kind, duplicate: result.duplicate },
-        outcome: source === 'finder' && !result.duplicate ? 'fetched' : result.outcome,
-      };
-    } catch (error) {
-      const transient = !(error instanceof StorageError) || error.transient;
-      logger?.error({ err: error, transient }, 'could not store a verified callback');
-      return retryLater('STORAGE_UNAVAILABLE', 'the job could not be stored; retry later');
-    }
-  }
+  ): Promise<DeliveryAnswer>;
+}
 
-  async function handle(request: DeliveryRequest): Promise<DeliveryAnswer> {
-    if (!isJsonContentType(request.contentType)) {
-      return refuse(request, 'UNSUPPORTED_MEDIA_TYPE', 'callbacks must be application/json');
-    }
-    if (request.signature === undefined || request.signature === '') {
-      if (deps.unsigned === 'fetch' && deps.fetchFromFinder) return fetchUnsigned(request);
-      const parsed = parseBody(request.body);
-      return refuse(
-        request,
-        'SIGNATURE_MISSING',
-        'callback carries no X-Webhook-Signature',
-        parsed.ok ? parsed.envelope : undefined,
-      );
-    }
-    const started = performance.now();
-    let verified: Awaited<ReturnType<typeof verifyCallback>>;
-    try {
-      verified = await verifyCallback(
-        { body: request.body, signature: request.signature },
-        {
-          keys: deps.keys,
-          ...(deps.now ? { now: deps.now } : {}),
-          ...(deps.toleranceSeconds !== undefined ? { toleranceSeconds: deps.toleranceSeconds } : {}),
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof SignatureError)) throw error;
-      if (error.transient) return retryLater(error.code, error.message);
-      return refuse(request, error.code, error.message);
-    } finally {
-      metrics?.verifySeconds.observe((performance.now() - started) / 1000);
-    }
-    return commit(verified.text, verified.envelope, 'webhook', {
-      jti: verified.jti,
-      expiresAt: verified.expiresAt,
-      bodyHash: verified.claims.body_hash,
+/** Creates the handler. */
+export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
+  const { store, logger, metrics } = deps;
+  const db = deps.database?.db;
+  const now = deps.now ?? Date.now;
+  const limits = resolveDeliveryLimits(deps.limits);
+  const budget = createBodyBudget(limits.bodyBudgetBytes);
+  let unverified = 0;
+  const quarantine = createQuarantinePolicy({
+    store,
+    ...(deps.database
+      ? {
+          trim: (budgetBytes: number) => trimQuarantine(deps.database!, budgetBytes),
+        }
+      : {}),
+    now,
+    prefixBytes: limits.unsignedPrefixBytes,
+    budgetBytes: limits.quarantineBudgetBytes,
+    ratePerMinute: limits.quarantineRatePerMinute,
+    ...(logger ? { logger } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
+  const recordHint =
+    deps.recordHint ??
+    (db
+      ? async ({ job_id }: { job_id: string }) => {
+          await markHintedEntry(db, job_id, new Date(now()));
+        }
+      : undefined);
+  const storedPayloadHash =
+    deps.storedPayloadHash ??
+    (db ? async (jobId: string) => (await storedJobDigest(db, jobId))?.payloadHash : undefined);
+
+  const ctx: HandlerContext = {
+    deps,
+    limits,
+    budget,
+    toleranceSeconds: deps.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+    now,
+    fetcher: undefined,
+    async refuse(refused) {
+      const { message, hintJobId, ...kept } = refused;
+      const answer = refusal(refused.reason as Parameters<typeof refusal>[0], message);
+      try {
+        await quarantine.keep({ ...kept, detail: message });
+        if (hintJobId !== undefined && HINTED_REFUSALS.has(refused.reason)) {
+          await recordHint?.({ job_id: hintJobId });
+        }
+      } catch (error) {
+        // A refusal we could not record would be lost for good: ask the sender to come back.
+        logger?.error({ err: error, reason: refused.reason }, 'could not quarantine a refused callback');
+        return retryLater('STORAGE_UNAVAILABLE', 'could not record the refusal; retry later');
+      }
+      return answer;
+    },
+    async commit(text, envelope, source, token) {
+      const started = performance.now();
+      try {
+        const result = await store.store({
+          envelopeText: text,
+          envelope,
+          source,
+          // The body hash the verifier checked over these exact bytes is the payload hash.
+          ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt, payloadHash: token.bodyHash } : {}),
+        });
+        metrics?.commitSeconds.observe((performance.now() - started) / 1000);
+        if (result.outcome === 'replay' && token) {
+          // A 2xx only when this very body is what is stored under the job (issue 19, replays).
+          const stored = await storedPayloadHash?.(result.job_id);
+          if (stored !== token.bodyHash) {
+            return ctx.refuse({
+              reason: 'JTI_REUSED',
+              message: 'the token jti was already used for another job or body',
+              claimedJobId: result.job_id,
+              kind: result.kind,
+              body: Buffer.from(text, 'utf8'),
+              vouched: true,
+            });
+          }
+        }
+        return {
+          status: 200,
+          body: { job_id: result.job_id, kind: result.kind, duplicate: result.duplicate },
+          outcome: source === 'finder' && !result.duplicate ? 'fetched' : result.outcome,
+        };
+      } catch (error) {
+        const transient = !(error instanceof StorageError) || error.transient;
+        logger?.error({ err: error, transient }, 'could not store a verified callback');
+        return retryLater('STORAGE_UNAVAILABLE', 'the job could not be stored; retry later');
+      }
+    },
+  };
+  if (deps.unsigned === 'fetch' && deps.fetchFromFinder) {
+    ctx.fetcher = createUnsignedFetcher({
+      fetchFromFinder: deps.fetchFromFinder,
+      isExpected: async (jobId) => (db ? isExpectedJob(db, jobId) : false),
+      isStored: async (jobId) => (db ? (await storedJobDigest(db, jobId))?.finished === true : false),
+      commit: (raw, job) => ctx.commit(raw, job, 'finder'),
+      now,
+      unknownPerMinute: limits.unsignedFetchUnknownPerMinute,
+      waitMs: limits.unsignedFetchWaitMs,
+      ...(logger ? { logger } : {}),
+      ...(metrics ? { metrics } : {}),
     });
   }
 
-  async function counted(work: () => Promise<DeliveryAnswer>): Promise<DeliveryAnswer> {
-    let answer: DeliveryAnswer;
-    try {
-      answer = await work();
-    } catch (error) {
-      logger?.error({ err: error }, 'unexpected failure handling a callback');
-      answer = retryLater('INTERNAL_ERROR', 'unexpected failure; retry later');
-    }
+  const count = (answer: DeliveryAnswer): DeliveryAnswer => {
     metrics?.deliveries.inc({ outcome: answer.outcome, reason: answer.reason ?? '' });
     deps.stats?.count(answer.outcome);
     return answer;
-  }
-
-  return {
-    handle: (request) => counted(() => handle(request)),
-    tooLarge: (request, limitBytes) =>
-      counted(() => refuse(request, 'BODY_TOO_LARGE', `body is over the limit of ${limitBytes} bytes`)),
   };
-}
-
-type ParsedBody =
-  | { ok: true; envelope: unknown }
-  | { ok: false; reason: Extract<RequestRefusal, 'BODY_NOT_UTF8'> | 'BODY_MALFORMED_JSON'; message: string };
-
-function parseBody(body: Buffer): ParsedBody {
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
-    return { ok: false, reason: 'BODY_NOT_UTF8', message: 'body is not UTF-8 text' };
+  async function counted(work: () => Promise<DeliveryAnswer>): Promise<DeliveryAnswer> {
+    try {
+      return count(await work());
+    } catch (error) {
+      logger?.error({ err: error }, 'unexpected failure handling a callback');
+      return count({
+        ...retryLater('INTERNAL_ERROR', 'unexpected failure; retry later'),
+        connection: 'close',
+      });
+    }
   }
-  try {
-    return { ok: true, envelope: parseJsonText(text) };
-  } catch {
-    return { ok: false, reason: 'BODY_MALFORMED_JSON', message: 'body is not valid JSON' };
-  }
-}
+  const overloaded = (): DeliveryAnswer => ({
+    ...retryLater('OVERLOADED', 'too many deliveries in progress; retry later', 429),
+    connection: 'close',
+  });
 
-/** The job a refused callback claims to be: from the body when it parses, else the token's unverified claims. */
-function claimFrom(request: DeliveryRequest, envelope: unknown): { job_id?: string; kind?: JobKind } {
-  let body = envelope;
-  if (body === undefined && request.body.length <= 1024 * 1024) {
-    const parsed = parseBody(request.body);
-    if (parsed.ok) body = parsed.envelope;
+  async function receive(request: IncomingMessage): Promise<DeliveryAnswer> {
+    const contentType = request.headers['content-type'];
+    const raw = request.headers[WEBHOOK_SIGNATURE_HEADER];
+    const signature = Array.isArray(raw) ? raw[0] : raw;
+    const declared = declaredLength(request);
+    if (signature === undefined || signature === '') {
+      // Unsigned bodies are read in a pool of their own, so that they cannot take the genuine callers' slots.
+      if (unverified >= limits.maxUnverified) return overloaded();
+      unverified++;
+      try {
+        const read = await readUnsignedPrefix(ctx, request, contentType);
+        if ('status' in read) return read;
+        return await answerUnsigned(ctx, read.prefix, read.complete, contentType, declared);
+      } finally {
+        unverified--;
+      }
+    }
+    const checked = await verifyBeforeBody(ctx, signature, contentType, declared);
+    if ('status' in checked) return { ...checked, connection: 'close' };
+    return readSignedBody(ctx, checked, request, declared);
   }
-  const fromBody = body === undefined ? undefined : claimedJobId(body);
-  const fromToken = request.signature ? decodeClaimsUnverified(request.signature)?.job_id : undefined;
-  const jobId = [fromBody, fromToken].find((id): id is string => isJobId(id));
+
+  async function handle(request: DeliveryRequest): Promise<DeliveryAnswer> {
+    const { body, contentType, signature } = request;
+    if (signature === undefined || signature === '') {
+      const prefix = body.subarray(0, limits.unsignedPrefixBytes);
+      return answerUnsigned(ctx, prefix, prefix.length === body.length, contentType, body.length);
+    }
+    const checked = await verifyBeforeBody(ctx, signature, contentType, body.length);
+    if ('status' in checked) return checked;
+    return completeSigned(ctx, checked, body, createHash('sha256').update(body).digest());
+  }
+
   return {
-    ...(jobId !== undefined ? { job_id: jobId } : {}),
-    ...(body !== undefined ? { kind: detectJobKind(body) } : {}),
+    receive: (request) => counted(() => receive(request)),
+    handle: (request) => counted(() => handle(request)),
+    overloaded: () => count(overloaded()),
+    budget,
+    async close(graceMs = limits.shutdownGraceMs) {
+      await Promise.all([ctx.fetcher?.close(graceMs), quarantine.close()]);
+    },
   };
 }

@@ -1,15 +1,41 @@
 /**
- * Reads a request's raw bytes, untouched (the signature covers them), up to a limit.
+ * Reads a request's raw bytes, untouched (the signature covers them), within a size limit, a deadline
+ * scaled to the declared length, and the receiver's memory budget; or just a bounded prefix of them.
  */
+import type { Hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** 32 MB: more than any Search Contact page of 250 people. */
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
+/** Time every body gets, on top of what its length needs at the minimum rate, in ms. */
+export const DEFAULT_BODY_DEADLINE_BASE_MS = 10_000;
+/** The slowest a body may arrive on average, in bytes per second (a slow sender holds a slot). */
+export const DEFAULT_BODY_MIN_BYTES_PER_SECOND = 512 * 1024;
+
+/** How long a body of `declaredBytes` may take to arrive, in ms. */
+export function bodyDeadlineMs(
+  declaredBytes: number,
+  baseMs = DEFAULT_BODY_DEADLINE_BASE_MS,
+  minBytesPerSecond = DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+): number {
+  return baseMs + Math.ceil((declaredBytes * 1000) / minBytesPerSecond);
+}
+
+/** The Content-Length a request declares, or undefined (chunked, absent, not a number). */
+export function declaredLength(request: IncomingMessage): number | undefined {
+  const value = request.headers['content-length'];
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** Why a body could not be read. */
+export type BodyReadFailure = 'too_large' | 'aborted' | 'timeout' | 'over_budget';
+
 /** Why a body could not be read. */
 export class BodyReadError extends Error {
-  readonly reason: 'too_large' | 'aborted';
-  constructor(reason: 'too_large' | 'aborted', message: string) {
+  readonly reason: BodyReadFailure;
+  constructor(reason: BodyReadFailure, message: string) {
     super(message);
     this.reason = reason;
   }
@@ -46,6 +72,131 @@ export function readBody(request: IncomingMessage, limitBytes: number): Promise<
       reject(new BodyReadError('aborted', 'the sender closed the connection before the body ended'));
     };
     const cleanup = (): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('aborted', onAbort);
+      request.off('error', onAbort);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('aborted', onAbort);
+    request.on('error', onAbort);
+  });
+}
+
+/** Knobs of {@link streamBody}. */
+export interface StreamBodyOptions {
+  limitBytes: number;
+  /** The whole body must have arrived within this many ms. */
+  deadlineMs: number;
+  /** Fed every chunk as it arrives (the body hash). */
+  hash?: Hash;
+  /**
+   * Asked for more memory when the body grows past what the caller reserved upfront (a chunked body has
+   * no declared length); false stops the read with `over_budget`. The caller keeps count of what it
+   * granted and gives it back.
+   */
+  reserve?: (bytes: number) => boolean;
+  /** Bytes already reserved by the caller; default 0. */
+  reservedBytes?: number;
+}
+
+/**
+ * Collects the body as a stream: each chunk is hashed as it arrives, and the read stops at the limit,
+ * the deadline, or when the memory budget will not grow. Resolves with the body and the bytes reserved.
+ */
+export function streamBody(
+  request: IncomingMessage,
+  options: StreamBodyOptions,
+): Promise<{ body: Buffer; reservedBytes: number }> {
+  const { limitBytes, hash } = options;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let reserved = options.reservedBytes ?? 0;
+    const fail = (reason: BodyReadFailure, message: string): void => {
+      cleanup();
+      request.pause();
+      reject(new BodyReadError(reason, message));
+    };
+    const timer = setTimeout(
+      () => fail('timeout', `the body did not arrive within ${options.deadlineMs} ms`),
+      options.deadlineMs,
+    );
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        fail('too_large', `body is over ${limitBytes} bytes`);
+        return;
+      }
+      if (size > reserved) {
+        const more = Math.max(size - reserved, 64 * 1024);
+        if (!options.reserve?.(more)) {
+          fail('over_budget', 'the memory budget for bodies is spent');
+          return;
+        }
+        reserved += more;
+      }
+      hash?.update(chunk);
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve({
+        body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+        reservedBytes: reserved,
+      });
+    };
+    const onAbort = (): void => fail('aborted', 'the sender closed the connection before the body ended');
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('aborted', onAbort);
+      request.off('error', onAbort);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('aborted', onAbort);
+    request.on('error', onAbort);
+  });
+}
+
+/**
+ * Reads at most `maxBytes` of the body (an unauthenticated one), within `deadlineMs`. `complete` says
+ * whether that was the whole body; the rest is left unread (the caller answers and closes).
+ */
+export function readPrefix(
+  request: IncomingMessage,
+  maxBytes: number,
+  deadlineMs: number,
+): Promise<{ prefix: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (complete: boolean): void => {
+      cleanup();
+      if (!complete) request.pause();
+      resolve({ prefix: Buffer.concat(chunks, Math.min(size, maxBytes)), complete });
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      request.pause();
+      reject(new BodyReadError('timeout', `the body did not arrive within ${deadlineMs} ms`));
+    }, deadlineMs);
+    const onData = (chunk: Buffer): void => {
+      const room = maxBytes - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += chunk.length;
+      if (size > maxBytes) finish(false);
+    };
+    const onEnd = (): void => finish(true);
+    const onAbort = (): void => {
+      cleanup();
+      reject(new BodyReadError('aborted', 'the sender closed the connection before the body ended'));
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('aborted', onAbort);

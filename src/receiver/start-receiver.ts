@@ -9,7 +9,6 @@ import { createClient } from '../client/create-client.js';
 import type { HooksyncConfig } from '../config/load-config.js';
 import { ConfigError } from '../errors.js';
 import { createAdminRouter } from '../reconcile/create-admin-router.js';
-import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { purgeExpiredDeliveries } from '../storage/job-queries.js';
@@ -23,7 +22,8 @@ import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
 import { createDeliveryStats, type DeliveryStats } from './create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from './create-metrics.js';
 import { createReceiver, type Receiver } from './create-receiver.js';
-import { createDeliveryHandler, type FinderFetch } from './handle-delivery.js';
+import type { DeliveryLimits } from './delivery-limits.js';
+import { createDeliveryHandler, type DeliveryHandler, type FinderFetch } from './handle-delivery.js';
 import { createStatusPageRouter } from './status-page/create-status-page-router.js';
 
 /** How often delivery records of expired tokens are deleted. */
@@ -40,6 +40,8 @@ export interface StartReceiverOptions {
   now?: () => number;
   fetch?: typeof globalThis.fetch;
   bodyLimitBytes?: number;
+  /** Overrides of the delivery limits (budgets, rates, deadlines), over the config's. */
+  limits?: Partial<DeliveryLimits>;
   toleranceSeconds?: number;
   /** Least ms between key-set refetches for unknown kids (default 30 s). */
   unknownKidCooldownMs?: number;
@@ -127,8 +129,10 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     closers.push(() => keys.stop());
 
     const { db } = database;
+    let handler: DeliveryHandler | undefined;
     const metrics = createMetrics({
       keySetFetches: () => keys.stats(),
+      bodyBytesInFlight: () => handler?.budget.inUse() ?? 0,
       quarantineCount: async () =>
         Number(
           (
@@ -172,13 +176,16 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           return { raw: response.raw, job: response.job };
         }
       : undefined;
-    const handler = createDeliveryHandler({
+    handler = createDeliveryHandler({
       keys,
       store,
       unsigned: config.unsigned,
       ...(fetchFromFinder ? { fetchFromFinder } : {}),
-      recordHint: async (hint) => {
-        await recordExpectedJobs(db, [hint], 'hint', new Date(now()));
+      database,
+      limits: {
+        ...config.receiverLimits,
+        ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+        ...options.limits,
       },
       now,
       ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
@@ -221,7 +228,6 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       handleDelivery: handler,
       metrics,
       logger,
-      ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       isReady: async () => {
         let databaseUp = true;
         try {

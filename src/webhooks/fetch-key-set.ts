@@ -1,11 +1,15 @@
 /**
  * One bounded GET of the webhook key set (interface, Endpoints: Webhook JWKS): a deadline covering
- * connect, headers and body, and a size cap, so a slow or hostile endpoint cannot stall verification.
+ * connect, headers and body, a size cap, and no redirect to another origin, so a slow or hostile endpoint
+ * cannot stall verification or hand us someone else's keys.
  */
 import { SignatureError } from '../errors.js';
 
 /** Largest key-set answer read, in bytes; a real one holds a handful of keys. */
 export const DEFAULT_KEY_SET_MAX_BYTES = 256 * 1024;
+
+/** Same-origin redirects followed at most. */
+const MAX_REDIRECTS = 3;
 
 /** Knobs of one key-set fetch. */
 export interface FetchKeySetOptions {
@@ -51,7 +55,24 @@ async function fetchJson(
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<unknown> {
-  const response = await fetchFn(url, { signal, headers: { accept: 'application/json' } });
+  let response = await fetchFn(url, { signal, redirect: 'manual', headers: { accept: 'application/json' } });
+  // Redirects are followed by hand, and only within the key set's own origin (issue 19): a key set that
+  // sends us elsewhere is not the service's.
+  let here = new URL(url);
+  for (let hops = 0; isRedirect(response.status); hops++) {
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    const next = location === null ? undefined : new URL(location, here);
+    if (next === undefined || next.origin !== here.origin || hops >= MAX_REDIRECTS) {
+      throw unavailable(`key set answered HTTP ${response.status} with a redirect that is not followed`);
+    }
+    here = next;
+    response = await fetchFn(next.href, {
+      signal,
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
+    });
+  }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     throw unavailable(`key set answered HTTP ${response.status}`);
@@ -85,6 +106,10 @@ async function readTextBounded(response: Response, maxBytes: number): Promise<st
     chunks.push(value);
   }
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
 function unavailable(message: string, cause?: unknown): SignatureError {

@@ -2,14 +2,14 @@
  * The process-wide cache of webhook verification keys (interface, Events rule 8: keys come from
  * GET /.well-known/jwks.json and are selected by kid).
  *
- * Semantics of an unknown kid, so that rotations are picked up at once, forged kids cannot hammer the key
- * set, and a callback is refused for good only when a fresh key set lacks its key:
- * - the first sighting of a kid is remembered; if no kid-triggered fetch ran within the cooldown, one runs
- *   now (concurrent lookups share it) and the kid is looked up again;
- * - `unknown-final` only once a key set whose fetch STARTED after the kid's first sighting was fetched
- *   successfully and lacks it (ordered by a counter, not the clock, so equal timestamps cannot blur it);
- * - otherwise `unknown-transient`: KEYSET_UNAVAILABLE when the latest fetch failed, SIGNATURE_UNKNOWN_KID
- *   while the cooldown forbids a refetch. The receiver answers 500 and the sender retries (Events rule 2).
+ * Semantics of an unknown kid, so that a key published moments before its first use is picked up within
+ * the cooldown (issue 19), and forged kids cannot hammer the key set:
+ * - if no kid-triggered fetch ran within the cooldown, one runs now (concurrent lookups share it, and a
+ *   lookup arriving while a fetch is in flight waits for it) and the kid is looked up again;
+ * - a kid still not held is `unknown-transient`: KEYSET_UNAVAILABLE when the latest fetch failed,
+ *   SIGNATURE_UNKNOWN_KID otherwise. The receiver answers 500 and the sender retries (Events rule 2); a
+ *   retry after the cooldown triggers the next fetch. Never final: the service retries only five times,
+ *   and a refused callback of a genuine new key would be lost.
  * Refresh is both periodic (`start()`, an unref'd timer; a failed refresh is retried after the cooldown)
  * and lazy (a lookup on a set older than the refresh interval refreshes in the background). A failed
  * refresh keeps the keys already held (stale-if-error); a successful one replaces the set, so a key the
@@ -28,8 +28,6 @@ export const DEFAULT_KEY_SET_TIMEOUT_MS = 5000;
 export const DEFAULT_KEY_SET_REFRESH_INTERVAL_MS = 10 * 60 * 1000;
 /** Least time between two fetches triggered by unknown kids. */
 export const DEFAULT_UNKNOWN_KID_COOLDOWN_MS = 30_000;
-/** Unknown kids remembered at once; the oldest are forgotten first (a forgotten kid counts as new). */
-export const UNKNOWN_KIDS_TRACKED_MAX = 1024;
 
 /** Options of {@link createKeySetCache}. */
 export interface KeySetCacheOptions {
@@ -80,15 +78,11 @@ export class KeySetCache implements KeySource {
   readonly #cooldownMs: number;
   readonly #logger: Logger;
   #keys = new Map<string, HeldKey>();
-  readonly #unknownKids = new Map<string, number>();
   #inflight: Promise<void> | undefined;
   #fetches = 0;
   #failures = 0;
   #lastAttemptStartedAt: number | undefined;
   #lastAttemptFailed = false;
-  /** Orders kid sightings and fetch starts exactly, whatever the clock's resolution. */
-  #sequence = 0;
-  #lastSuccessStartedSeq: number | undefined;
   #lastSuccessAt: number | undefined;
   #lastFailureAt: number | undefined;
   #lastError: string | undefined;
@@ -137,7 +131,7 @@ export class KeySetCache implements KeySource {
     if (this.#inflight) return this.#inflight;
     this.#lastAttemptStartedAt = this.#now();
     this.#fetches += 1;
-    const attempt = this.#fetchAndReplace(++this.#sequence).finally(() => {
+    const attempt = this.#fetchAndReplace().finally(() => {
       this.#inflight = undefined;
     });
     this.#inflight = attempt;
@@ -169,17 +163,16 @@ export class KeySetCache implements KeySource {
       this.#refreshIfStale();
       return { status: 'found', kid, key: held.key };
     }
-    const firstSeen = this.#noteUnknownKid(kid);
     if (this.#inflight) await settle(this.#inflight);
-    const joined = this.#lookupAfterFetch(kid, firstSeen);
-    if (joined) return joined;
+    const joined = this.#keys.get(kid);
+    if (joined) return { status: 'found', kid, key: joined.key };
     const now = this.#now();
     if (this.#lastKidFetchAt === undefined || now - this.#lastKidFetchAt >= this.#cooldownMs) {
       this.#lastKidFetchAt = now;
       this.#logger.info({ kid: kid.slice(0, 80) }, 'unknown webhook key id, fetching the key set');
       await settle(this.refresh());
-      const fetched = this.#lookupAfterFetch(kid, firstSeen);
-      if (fetched) return fetched;
+      const fetched = this.#keys.get(kid);
+      if (fetched) return { status: 'found', kid, key: fetched.key };
     }
     const reason = this.#lastAttemptFailed ? 'KEYSET_UNAVAILABLE' : 'SIGNATURE_UNKNOWN_KID';
     return { status: 'unknown-transient', kid, reason };
@@ -198,33 +191,7 @@ export class KeySetCache implements KeySource {
     };
   }
 
-  #lookupAfterFetch(kid: string, firstSeen: number): KeyLookup | undefined {
-    const held = this.#keys.get(kid);
-    if (held) {
-      this.#unknownKids.delete(kid);
-      return { status: 'found', kid, key: held.key };
-    }
-    // Final only when the key set was fetched knowing of this kid: a set fetched earlier may predate a rotation.
-    if (this.#lastSuccessStartedSeq !== undefined && this.#lastSuccessStartedSeq > firstSeen) {
-      return { status: 'unknown-final', kid };
-    }
-    return undefined;
-  }
-
-  /** The sequence number of the kid's first sighting, remembered for a bounded number of kids. */
-  #noteUnknownKid(kid: string): number {
-    const seen = this.#unknownKids.get(kid);
-    if (seen !== undefined) return seen;
-    const sequence = ++this.#sequence;
-    if (this.#unknownKids.size >= UNKNOWN_KIDS_TRACKED_MAX) {
-      const oldest = this.#unknownKids.keys().next();
-      if (!oldest.done) this.#unknownKids.delete(oldest.value);
-    }
-    this.#unknownKids.set(kid, sequence);
-    return sequence;
-  }
-
-  async #fetchAndReplace(startedSeq: number): Promise<void> {
+  async #fetchAndReplace(): Promise<void> {
     try {
       const { keys, skipped } = parseEd25519Jwks(
         await fetchKeySet({ url: this.#url, fetch: this.#fetch, timeoutMs: this.#timeoutMs }),
@@ -241,10 +208,8 @@ export class KeySetCache implements KeySource {
         });
       }
       this.#keys = next;
-      this.#lastSuccessStartedSeq = startedSeq;
       this.#lastSuccessAt = this.#now();
       this.#lastAttemptFailed = false;
-      for (const kid of next.keys()) this.#unknownKids.delete(kid);
       this.#logger.debug({ kids: [...next.keys()] }, 'key set loaded');
     } catch (error) {
       this.#failures += 1;

@@ -1,26 +1,20 @@
 /**
  * Verifies one webhook callback over its raw bytes (interface, Events rules 3 to 8). Framework-free: the
  * receiver hands in the body bytes and the X-Webhook-Signature header and maps the SignatureError it may
- * get to a status. Cheap local checks run first; the key set and the signature are touched once, last.
+ * get to a status. The token is verified first (verify-token.ts), the body last.
  */
-import { timingSafeEqual, webcrypto } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { claimedJobId } from '../contract/job-kind.js';
 import { parseJsonText } from '../contract/json.js';
-import {
-  computeBodyHash,
-  WEBHOOK_JWT_ALG,
-  WEBHOOK_JWT_TYP,
-  type WebhookClaims,
-} from '../contract/webhook-signature.js';
+import type { WebhookClaims } from '../contract/webhook-signature.js';
 import { SignatureError } from '../errors.js';
-import type { KeySource, VerificationKey } from './key-source.js';
-import { assertTokenTimes, parseWebhookClaims } from './parse-webhook-claims.js';
-import { decodeJsonSegment, splitCompactJws } from './split-compact-jws.js';
+import type { KeySource } from './key-source.js';
+import { assertTokenTimes } from './parse-webhook-claims.js';
+import { verifyToken } from './verify-token.js';
 
 /** Clock skew allowed on iat and exp, in seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 60;
 
-const ED25519_SIGNATURE_BYTES = 64;
 const bodyDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** What one verification needs. */
@@ -57,6 +51,7 @@ export interface VerifiedCallback {
 /**
  * Resolves with the verified callback, or throws SignatureError with the precise reason; `transient` is
  * true only when the key set could not settle the kid (the receiver answers a status the sender retries).
+ * Order (issue 19): the token's signature first, then its times, then the body.
  */
 export async function verifyCallback(
   input: VerifyCallbackInput,
@@ -72,29 +67,30 @@ export async function verifyCallback(
     throw new SignatureError('SIGNATURE_MISSING', 'X-Webhook-Signature header is missing');
   }
   if (typeof signature !== 'string') throw new TypeError('verifyCallback: signature must be a string');
-
-  const segments = splitCompactJws(signature);
-  const header = decodeJsonSegment(segments.header, 'header');
-  const kid = checkHeader(header);
-  const signatureBytes = Buffer.from(segments.signature, 'base64url');
-  // The canonical-encoding check stops the unused trailing bits from making one signature many tokens.
-  if (
-    signatureBytes.length !== ED25519_SIGNATURE_BYTES ||
-    signatureBytes.toString('base64url') !== segments.signature
-  ) {
-    throw new SignatureError('SIGNATURE_MALFORMED', 'signature segment is not a 64-byte Ed25519 signature');
-  }
-  const claims = parseWebhookClaims(decodeJsonSegment(segments.payload, 'payload'));
+  const { claims, kid } = await verifyToken(signature, deps.keys);
   assertTokenTimes(claims, (deps.now ?? Date.now)(), toleranceSeconds);
-  assertBodyHash(claims.body_hash, body);
+  assertBodyHash(claims.body_hash, createHash('sha256').update(body).digest());
+  return verifiedBody(claims, kid, body);
+}
 
-  const key = await resolveKey(deps.keys, kid);
-  const signingInput = Buffer.from(`${segments.header}.${segments.payload}`, 'latin1');
-  if (!(await verifyEd25519(key, signatureBytes, signingInput))) {
-    throw new SignatureError('SIGNATURE_INVALID', `signature does not verify with key ${describe(kid)}`);
+/**
+ * Compares a body's SHA-256 digest with the token's body_hash claim in constant time; throws
+ * SignatureError BODY_HASH_MISMATCH when they differ (Events rule 6).
+ */
+export function assertBodyHash(claimed: string, digest: Uint8Array): void {
+  const expected = Buffer.from(Buffer.from(digest).toString('base64url'), 'latin1');
+  const actual = Buffer.from(claimed, 'utf8');
+  // Equal lengths first: timingSafeEqual requires them, and the length of a base64url SHA-256 is public.
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+    throw new SignatureError('BODY_HASH_MISMATCH', 'body_hash does not match the body');
   }
+}
 
-  // Parsed only now: the hash matched, so these are the bytes the service signed.
+/**
+ * The body of a callback whose token verified and whose hash matched: decoded, parsed, and bound to the
+ * token's job_id. Throws SignatureError BODY_MALFORMED_JSON or JOB_ID_MISMATCH.
+ */
+export function verifiedBody(claims: WebhookClaims, kid: string, body: Uint8Array): VerifiedCallback {
   const { text, envelope } = parseBody(body);
   const bodyJobId = claimedJobId(envelope);
   if (bodyJobId !== claims.job_id) {
@@ -116,73 +112,6 @@ export async function verifyCallback(
   };
 }
 
-/** Protected-header rules (Events rule 4): alg pinned before any key is touched, typ JWT, kid present. */
-function checkHeader(header: Record<string, unknown>): string {
-  if (header.alg !== WEBHOOK_JWT_ALG) {
-    throw new SignatureError(
-      'SIGNATURE_BAD_ALG',
-      `alg must be ${WEBHOOK_JWT_ALG}, got ${describe(header.alg)}`,
-    );
-  }
-  if (header.typ !== WEBHOOK_JWT_TYP) {
-    throw new SignatureError(
-      'SIGNATURE_BAD_TYP',
-      `typ must be ${WEBHOOK_JWT_TYP}, got ${describe(header.typ)}`,
-    );
-  }
-  // RFC 7515 §4.1.11: a crit extension we do not implement must be refused; none is defined for webhooks.
-  if (header.crit !== undefined) {
-    throw new SignatureError('SIGNATURE_MALFORMED', 'crit header is not supported');
-  }
-  const { kid } = header;
-  if (typeof kid !== 'string' || kid.length === 0) {
-    throw new SignatureError('SIGNATURE_MALFORMED', 'kid header is missing');
-  }
-  return kid;
-}
-
-function assertBodyHash(claimed: string, body: Uint8Array): void {
-  const expected = Buffer.from(computeBodyHash(body), 'latin1');
-  const actual = Buffer.from(claimed, 'utf8');
-  // Equal lengths first: timingSafeEqual requires them, and the length of a base64url SHA-256 is public.
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
-    throw new SignatureError('BODY_HASH_MISMATCH', 'body_hash does not match the body');
-  }
-}
-
-async function resolveKey(keys: KeySource, kid: string): Promise<VerificationKey> {
-  const lookup = await keys.getKey(kid);
-  switch (lookup.status) {
-    case 'found':
-      return lookup.key;
-    case 'unknown-transient':
-      throw new SignatureError(
-        lookup.reason,
-        lookup.reason === 'KEYSET_UNAVAILABLE'
-          ? `key ${describe(kid)} is not held and the key set cannot be fetched`
-          : `key ${describe(kid)} is not held; the key set was fetched too recently to fetch again`,
-        { transient: true },
-      );
-    case 'unknown-final':
-      throw new SignatureError(
-        'SIGNATURE_UNKNOWN_KID',
-        `key ${describe(kid)} is not in the service's key set`,
-      );
-  }
-}
-
-async function verifyEd25519(
-  key: VerificationKey,
-  signature: Uint8Array,
-  data: Uint8Array,
-): Promise<boolean> {
-  try {
-    return await webcrypto.subtle.verify('Ed25519', key, signature, data);
-  } catch (cause) {
-    throw new SignatureError('SIGNATURE_INVALID', 'signature could not be checked with the key', { cause });
-  }
-}
-
 function parseBody(body: Uint8Array): { text: string; envelope: unknown } {
   try {
     const text = bodyDecoder.decode(body);
@@ -190,9 +119,4 @@ function parseBody(body: Uint8Array): { text: string; envelope: unknown } {
   } catch (cause) {
     throw new SignatureError('BODY_MALFORMED_JSON', 'body is not UTF-8 JSON', { cause });
   }
-}
-
-/** A header value for a message, bounded: it comes from the sender, possibly a hostile one. */
-function describe(value: unknown): string {
-  return value === undefined ? 'none' : JSON.stringify(value).slice(0, 80);
 }

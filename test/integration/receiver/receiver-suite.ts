@@ -10,6 +10,7 @@ import { envelopeText } from '../../helpers/envelope-texts.js';
 import {
   type Dialect,
   deliver,
+  NOW_MS,
   NOW_S,
   type ReceiverHarness,
   startHarness,
@@ -78,6 +79,8 @@ export function receiverSuite(dialect: Dialect): void {
   });
 
   describe('refuses one-mutation forgeries with the reason, quarantines them, stores nothing', () => {
+    /** Refused after the body was read under a verified token: the body is kept whole (issue 15). */
+    const BODY_KEPT = new Set(['BODY_HASH_MISMATCH', 'JOB_ID_MISMATCH']);
     type Case = [
       name: string,
       status: number,
@@ -123,19 +126,6 @@ export function receiverSuite(dialect: Dialect): void {
         async () => {
           const d = await base();
           return { ...d, body: d.body.replace('"high"', '"HIGH"') };
-        },
-      ],
-      [
-        'an unknown kid',
-        401,
-        'SIGNATURE_UNKNOWN_KID',
-        async () => {
-          const { text, jobId } = envelopeText('company-reveal');
-          return {
-            body: text,
-            jobId,
-            token: await signDelivery(text, { key: await createSigningKey('rogue-kid'), iat: NOW_S, jobId }),
-          };
         },
       ],
       [
@@ -199,58 +189,97 @@ export function receiverSuite(dialect: Dialect): void {
     ];
     it.each(cases)('%s → %i %s', async (_name, status, code, make) => {
       const d = await make();
+      const before = new Set((await db().selectFrom('quarantine').select('id').execute()).map((r) => r.id));
       const answer = await deliver(h.url, d.body, d.token, d.contentType);
       expect(answer.status).toBe(status);
       expect(answer.body).toMatchObject({ code });
       expect(await getJob(db(), d.jobId)).toBeUndefined();
-      const quarantined = await db()
+      // The token may not name the job (no job_id, not decodable): the new row is the refusal's.
+      const quarantined = (await db().selectFrom('quarantine').selectAll().execute()).filter(
+        (row) => !before.has(row.id),
+      );
+      expect(quarantined).toHaveLength(1);
+      expect(quarantined.map((q) => q.reason)).toContain(code);
+      // A token that fails is refused before the body is read; an unsigned body is kept up to its prefix.
+      const kept = Buffer.from(quarantined[0]!.body).toString('utf8');
+      expect(kept).toBe(BODY_KEPT.has(code) || code === 'SIGNATURE_MISSING' ? d.body : '');
+    });
+
+    it('answers an unknown kid 500 (the sender retries) without reading the body or keeping anything', async () => {
+      const { text, jobId } = envelopeText('company-reveal');
+      const token = await signDelivery(text, { key: await createSigningKey('rogue-kid'), iat: NOW_S, jobId });
+      const answer = await deliver(h.url, text, token);
+      expect(answer.status).toBe(500);
+      expect(answer.body).toMatchObject({ code: 'SIGNATURE_UNKNOWN_KID' });
+      expect(await getJob(db(), jobId)).toBeUndefined();
+      const rows = await db()
         .selectFrom('quarantine')
-        .where('claimed_job_id', '=', d.jobId)
+        .where('claimed_job_id', '=', jobId)
         .selectAll()
         .execute();
-      expect(quarantined.map((q) => q.reason)).toContain(code);
-      expect(Buffer.from(quarantined[0]!.body).toString('utf8')).toBe(d.body);
+      expect(rows).toEqual([]);
     });
   });
 
-  it('leaves a ledger hint for refusals that do not prove forgery, and none for a forged body', async () => {
+  it('marks an existing ledger entry for refusals of a verified token, and creates none (issue 19)', async () => {
+    const { recordExpectedJobs } = await import('../../../src/reconcile/record-expected-jobs.js');
     const expired = envelopeText('job-change-left');
-    await deliver(
-      h.url,
-      expired.text,
-      await sign(expired.text, expired.jobId, { iat: NOW_S - 2000, exp: NOW_S - 1100 }),
-    );
     const unsigned = envelopeText('search-contact');
-    await deliver(h.url, unsigned.text, undefined);
     const tampered = envelopeText('job-change-moved');
-    const token = await sign(tampered.text, tampered.jobId);
-    await deliver(h.url, tampered.text.replace('moved', 'left'), token);
-    const hints = await db()
-      .selectFrom('expected_jobs')
-      .where('job_id', 'in', [expired.jobId, unsigned.jobId, tampered.jobId])
-      .select(['job_id', 'kind', 'state', 'origin'])
-      .execute();
-    expect(hints).toEqual(
-      expect.arrayContaining([
-        { job_id: expired.jobId, kind: 'job_change', state: 'pending', origin: 'hint' },
-        { job_id: unsigned.jobId, kind: 'search_contact', state: 'pending', origin: 'hint' },
-      ]),
+    const untracked = envelopeText('company-reveal');
+    const backoff = new Date(NOW_MS + 3_600_000).toISOString();
+    await recordExpectedJobs(
+      db(),
+      [expired, unsigned, tampered].map((e) => ({ job_id: e.jobId, kind: 'job_change' as const })),
+      'track',
+      new Date(NOW_MS - 60_000),
     );
-    expect(hints.map((x) => x.job_id)).not.toContain(tampered.jobId);
+    await db().updateTable('expected_jobs').set({ next_attempt_at: backoff }).execute();
+    const expiredToken = await sign(expired.text, expired.jobId, { iat: NOW_S - 2000, exp: NOW_S - 1100 });
+    expect((await deliver(h.url, expired.text, expiredToken)).status).toBe(401);
+    expect((await deliver(h.url, unsigned.text, undefined)).status).toBe(401);
+    const token = await sign(tampered.text, tampered.jobId);
+    expect((await deliver(h.url, tampered.text.replace('moved', 'left'), token)).status).toBe(400);
+    const forgedExpired = await signDelivery(untracked.text, {
+      key: await createSigningKey(h.key.kid),
+      iat: NOW_S - 2000,
+      exp: NOW_S - 1100,
+      jobId: untracked.jobId,
+    });
+    expect((await deliver(h.url, untracked.text, forgedExpired)).body).toMatchObject({
+      code: 'SIGNATURE_INVALID',
+    });
+    const expiredUntracked = await sign(untracked.text, untracked.jobId, {
+      iat: NOW_S - 2000,
+      exp: NOW_S - 1100,
+    });
+    expect((await deliver(h.url, untracked.text, expiredUntracked)).status).toBe(401);
+    const rows = await db()
+      .selectFrom('expected_jobs')
+      .where('job_id', 'in', [expired.jobId, unsigned.jobId, tampered.jobId, untracked.jobId])
+      .select(['job_id', 'next_attempt_at', 'origin'])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.job_id, r]));
+    // The expired but genuine token made its entry due now; nothing unauthenticated touched the ledger.
+    expect(byId.get(expired.jobId)?.next_attempt_at).toBe(new Date(NOW_MS).toISOString());
+    expect(byId.get(unsigned.jobId)?.next_attempt_at).toBe(backoff);
+    expect(byId.get(tampered.jobId)?.next_attempt_at).toBe(backoff);
+    expect(byId.has(untracked.jobId)).toBe(false);
+    expect(rows.every((r) => r.origin === 'track')).toBe(true);
   });
 
-  it('refuses a 64 MB body with 413 without reading it', async () => {
+  it('refuses a 64 MB body with 413 without reading it, and creates no ledger entry', async () => {
     const big = new Uint8Array(64 * 1024 * 1024).fill(0x20);
     const { jobId } = envelopeText('company-reveal');
     const answer = await deliver(h.url, big, await sign('{}', jobId));
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ code: 'BODY_TOO_LARGE' });
-    const hint = await db()
+    const entry = await db()
       .selectFrom('expected_jobs')
       .where('job_id', '=', jobId)
       .select('origin')
       .executeTakeFirst();
-    expect(hint?.origin).toBe('hint');
+    expect(entry).toBeUndefined();
   });
 
   it('answers /healthz, /readyz and /metrics', async () => {

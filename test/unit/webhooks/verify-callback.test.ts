@@ -315,7 +315,8 @@ const NEGATIVE: Array<[string, () => { body: Uint8Array; signature: string | und
       () => withSignature(signSegments(parts()[0], encodeSegment(null), key.privateKey)),
       'SIGNATURE_MALFORMED',
     ],
-    ['empty payload segment', () => withSignature(`${parts()[0]}..${parts()[2]}`), 'SIGNATURE_MALFORMED'],
+    // The signature is checked first (issue 19): it does not cover an empty payload.
+    ['empty payload segment', () => withSignature(`${parts()[0]}..${parts()[2]}`), 'SIGNATURE_INVALID'],
     ['empty signature segment', () => withSignature(`${parts()[0]}.${parts()[1]}.`), 'SIGNATURE_MALFORMED'],
     [
       'non-canonical signature encoding (trailing bits set)',
@@ -358,12 +359,12 @@ describe('verifyCallback refuses one mutation at a time', () => {
     expect(server.hits).toBeGreaterThan(0);
   });
 
-  it('refuses an unknown kid for good once a fresh key set lacks it', async () => {
+  it('answers an unknown kid transient after refetching the key set once (the sender retries)', async () => {
     const stranger = createSigningKey('key-unknown');
     const hits = server.hits;
     const error = await reasonOf(verify(makeDelivery({ key: stranger })));
     expect(error.code).toBe('SIGNATURE_UNKNOWN_KID');
-    expect(error.transient).toBe(false);
+    expect(error.transient).toBe(true);
     expect(server.hits).toBe(hits + 1);
   });
 
@@ -386,12 +387,12 @@ describe('verifyCallback refuses one mutation at a time', () => {
     }
   });
 
-  it('does not verify the signature of an expired token (no key lookup)', async () => {
-    const delivery = makeDelivery({
-      key: createSigningKey('gone'),
-      claims: { iat: NOW_MS / 1000 - 5000, exp: NOW_MS / 1000 - 4100 },
-    });
-    expect((await reasonOf(verify(delivery))).code).toBe('SIGNATURE_EXPIRED');
-    expect(lookups).toEqual([]);
+  it('checks the signature before the times: a forged expired token is invalid, not expired', async () => {
+    const times = { iat: NOW_MS / 1000 - 5000, exp: NOW_MS / 1000 - 4100 };
+    const forged = makeDelivery({ key: rogue, claims: times });
+    expect((await reasonOf(verify(forged))).code).toBe('SIGNATURE_INVALID');
+    const genuine = makeDelivery({ key, claims: times });
+    expect((await reasonOf(verify(genuine))).code).toBe('SIGNATURE_EXPIRED');
+    expect(lookups).toEqual([key.kid, key.kid]);
   });
 });
