@@ -101,7 +101,7 @@ const FAULT_ROWS = [
   ['drop', 'dropped', "never sent; stored from the launcher's answer or recovered by reconcile"],
   ['duplicate', 'duplicated', 'the second copy answered 200 duplicate; stored once'],
   ['tamper', 'tampered with', 'refused 400 BODY_HASH_MISMATCH and quarantined; the job recovered'],
-  ['unsigned', 'sent unsigned', 'refused 401 SIGNATURE_MISSING, quarantined, hinted; the job recovered'],
+  ['unsigned', 'sent unsigned', 'refused 401 SIGNATURE_MISSING and quarantined; the job recovered'],
 ] as const;
 
 const OUTCOME_NOTES: Readonly<Record<string, string>> = {
