@@ -1,0 +1,173 @@
+/**
+ * Hostile clients (issue 15), against the real `hooksync serve` with its defaults on SQLite: concurrent
+ * large bodies with a forged signature, and without one, cost bounded memory and disk, and genuine
+ * deliveries sent during the flood are answered 200 within 5 s. The serve process's RSS is sampled from
+ * /proc during the flood; the database is measured on disk before and after.
+ * Reduced runs (npm test) send 40 + 40 bodies of 31 MiB once; HOOKSYNC_RELIABILITY=full sends three rounds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countJobs } from '../../src/storage/job-queries.js';
+import { openDatabase } from '../../src/storage/open-database.js';
+import { envelopeText } from '../helpers/envelope-texts.js';
+import { postBody, residentBytes, sampleResident, sqliteBytes } from '../helpers/reliability-flood.js';
+import { RELIABILITY_MODE } from '../helpers/reliability-scale.js';
+import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
+import {
+  createSigningKey,
+  type JwksServer,
+  type SigningKey,
+  signDelivery,
+  startJwksServer,
+} from '../helpers/webhook-signer.js';
+
+const MIB = 1024 * 1024;
+/** Concurrent bodies of each kind (forged, unsigned) and their size: the issue's figures. */
+const FLOOD_BODIES = 40;
+const FLOOD_BODY_BYTES = 31 * MIB;
+const ROUNDS = RELIABILITY_MODE === 'full' ? 3 : 1;
+/** The issue's bounds. */
+const PEAK_OVER_IDLE_BYTES = 350 * 1000 * 1000;
+const DATABASE_GROWTH_BYTES = 64 * 1000 * 1000;
+const GENUINE_ANSWER_MS = 5000;
+
+let dir: string;
+let databaseUrl: string;
+let key: SigningKey;
+let jwks: JwksServer;
+let serve: ServeProcess | undefined;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hooksync-hostile-'));
+  databaseUrl = join(dir, 'hooksync.db');
+  key = await createSigningKey();
+  jwks = await startJwksServer([key.publicJwk]);
+  serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+}, 60_000);
+
+afterAll(async () => {
+  if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
+  await serve?.exited;
+  await jwks?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function genuine(): Promise<{ status: number | undefined; ms: number }> {
+  const { text, jobId } = envelopeText('search-contact');
+  const token = await signDelivery(text, { key, iat: Math.floor(Date.now() / 1000), jobId });
+  const answer = await postBody(
+    `${serve!.url}/webhooks`,
+    Buffer.from(text),
+    { 'content-type': 'application/json', 'x-webhook-signature': token },
+    GENUINE_ANSWER_MS,
+  );
+  return { status: answer.status, ms: answer.ms };
+}
+
+describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
+  it(
+    'keeps memory and disk bounded under forged and unsigned floods of 31 MiB bodies, and answers genuine deliveries',
+    async () => {
+      const pid = serve!.child.pid!;
+      const url = `${serve!.url}/webhooks`;
+      for (let i = 0; i < 5; i++) expect((await genuine()).status).toBe(200);
+      const idle = residentBytes(pid);
+      const databaseBefore = sqliteBytes(databaseUrl);
+      const attacker = await createSigningKey(key.kid);
+      const big = Buffer.alloc(FLOOD_BODY_BYTES, 0x20);
+      const { jobId } = envelopeText('search-contact');
+      // Signed by another key under the genuine kid: the signature fails, the body is never read.
+      const forgedToken = await signDelivery('{}', {
+        key: attacker,
+        iat: Math.floor(Date.now() / 1000),
+        jobId,
+      });
+      const sampler = sampleResident(pid);
+      const statuses = new Map<string, number>();
+      const genuineMs: number[] = [];
+      const started = performance.now();
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const flood = [
+            ...Array.from({ length: FLOOD_BODIES }, () =>
+              postBody(
+                url,
+                big,
+                { 'content-type': 'application/json', 'x-webhook-signature': forgedToken },
+                60_000,
+              ),
+            ),
+            ...Array.from({ length: FLOOD_BODIES }, () =>
+              postBody(url, big, { 'content-type': 'application/json' }, 60_000),
+            ),
+          ];
+          const during = (async () => {
+            for (let i = 0; i < 10; i++) {
+              const answer = await genuine();
+              expect(answer.status, `genuine delivery ${i} of round ${round}`).toBe(200);
+              genuineMs.push(Math.round(answer.ms));
+            }
+          })();
+          const answers = await Promise.all(flood);
+          await during;
+          for (const answer of answers) {
+            const label = `${answer.status ?? answer.ended}`;
+            statuses.set(label, (statuses.get(label) ?? 0) + 1);
+          }
+        }
+      } finally {
+        sampler.stop();
+      }
+      const floodMs = performance.now() - started;
+      const peak = sampler.peak();
+      // Memory given back (or at least not held) once the flood is over.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = residentBytes(pid);
+      const databaseAfter = sqliteBytes(databaseUrl);
+
+      console.log(
+        `hostile bodies (${RELIABILITY_MODE}):\n${JSON.stringify(
+          {
+            rounds: ROUNDS,
+            bodies_per_round: 2 * FLOOD_BODIES,
+            body_mib: FLOOD_BODY_BYTES / MIB,
+            answers: Object.fromEntries(statuses),
+            flood_ms: Math.round(floodMs),
+            rss_idle_mb: Math.round(idle / 1e6),
+            rss_peak_mb: Math.round(peak / 1e6),
+            rss_after_mb: Math.round(after / 1e6),
+            database_growth_mb: Number(((databaseAfter - databaseBefore) / 1e6).toFixed(2)),
+            genuine_ms_max: Math.max(...genuineMs),
+          },
+          null,
+          2,
+        )}`,
+      );
+      expect(statuses.get('200') ?? 0).toBe(0);
+      // Every flood request got its refusal (401) or, when the close raced the answer, a reset.
+      for (const label of statuses.keys()) expect(['401', 'reset']).toContain(label);
+      expect(statuses.get('401') ?? 0).toBeGreaterThan(0);
+      expect(peak - idle).toBeLessThan(PEAK_OVER_IDLE_BYTES);
+      expect(databaseAfter - databaseBefore).toBeLessThan(DATABASE_GROWTH_BYTES);
+      expect(Math.max(...genuineMs)).toBeLessThan(GENUINE_ANSWER_MS);
+
+      serve!.child.kill('SIGTERM');
+      await serve!.exited;
+      const database = await openDatabase(databaseUrl);
+      try {
+        expect(await countJobs(database.db)).toBe(5 + 10 * ROUNDS);
+        // No refusal kept more than the unsigned prefix (64 KiB) of what it was sent.
+        const largest = await database.db
+          .selectFrom('quarantine')
+          .select((eb) => eb.fn.max(eb.fn('length', ['body'])).as('bytes'))
+          .executeTakeFirst();
+        expect(Number(largest?.bytes ?? 0)).toBeLessThanOrEqual(64 * 1024);
+      } finally {
+        await database.close();
+      }
+    },
+    RELIABILITY_MODE === 'full' ? 300_000 : 120_000,
+  );
+});
