@@ -40,6 +40,9 @@ export interface StartReceiverOptions {
   now?: () => number;
   fetch?: typeof globalThis.fetch;
   bodyLimitBytes?: number;
+  /** Time for a request's headers, and for the whole request, in ms (defaults 10 s and 60 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
   /** Overrides of the delivery limits (budgets, rates, deadlines), over the config's. */
   limits?: Partial<DeliveryLimits>;
   toleranceSeconds?: number;
@@ -226,6 +229,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     }
     const receiver = createReceiver({
       handleDelivery: handler,
+      ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       metrics,
       logger,
       isReady: async () => {

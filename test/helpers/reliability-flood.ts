@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 
 /** How one large POST ended: the status if an answer came, else how the connection ended. */
 export interface FloodAnswer {
@@ -80,4 +81,55 @@ export function sqliteBytes(path: string): number {
     .map((suffix) => `${path}${suffix}`)
     .filter((file) => existsSync(file))
     .reduce((sum, file) => sum + statSync(file).size, 0);
+}
+
+/** A request left half-sent on a raw socket: its headers and the start of its body, the rest held back. */
+export interface HeldRequest {
+  /** Sends the rest of the body. */
+  finish(): void;
+  /** Resolves with the first answer's status line code, or undefined once the server closes without one. */
+  readonly answered: Promise<number | undefined>;
+  /** Resolves with ms from the start until the server closed the connection. */
+  readonly closed: Promise<number>;
+  destroy(): void;
+}
+
+/** Starts a POST /webhooks on 127.0.0.1:`port` and sends only `sentBytes` of `body`. */
+export function holdRequest(
+  port: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  sentBytes: number,
+): HeldRequest {
+  const started = performance.now();
+  const socket = connect({ host: '127.0.0.1', port });
+  const head = [
+    'POST /webhooks HTTP/1.1',
+    'host: 127.0.0.1',
+    `content-length: ${body.length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n');
+  socket.on('error', () => undefined);
+  socket.write(head);
+  socket.write(body.subarray(0, sentBytes));
+  let received = '';
+  const answered = new Promise<number | undefined>((resolve) => {
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+      if (status !== undefined && received.includes('\r\n\r\n')) resolve(Number(status));
+    });
+    socket.on('close', () => resolve(undefined));
+  });
+  const closed = new Promise<number>((resolve) =>
+    socket.on('close', () => resolve(performance.now() - started)),
+  );
+  return {
+    finish: () => socket.write(body.subarray(sentBytes)),
+    answered,
+    closed,
+    destroy: () => socket.destroy(),
+  };
 }

@@ -101,6 +101,31 @@ describe('verifyCallback on arbitrary input', () => {
     );
   });
 
+  it('checks the signature first: a token under the right kid but another key never reaches its claims', async () => {
+    const rogue = createSigningKey('key-prop');
+    const claims = fc.record({
+      iat: claimValue(fc.integer({ min: NOW_SECONDS - 5000, max: NOW_SECONDS + 5000 })),
+      exp: claimValue(fc.integer({ min: NOW_SECONDS - 5000, max: NOW_SECONDS + 5000 })),
+      jti: claimValue(fc.uuid()),
+      job_id: claimValue(fc.constant(JOB_ID)),
+      body_hash_alg: claimValue(fc.constantFrom('sha-256', 'sha-512')),
+    });
+    const body = Buffer.from(JSON.stringify(makeEnvelope()));
+    await fc.assert(
+      fc.asyncProperty(claims, fc.boolean(), async (c, hashOk) => {
+        const payload = { ...c, body_hash: hashOk ? computeBodyHash(body) : 'x' };
+        const header = { alg: 'EdDSA', typ: 'JWT', kid: key.kid };
+        const forged = signSegments(encodeSegment(header), encodeSegment(payload), rogue.privateKey);
+        const result = await outcome(body, forged);
+        // Expired, not yet valid, missing claims or a bad hash would each be a fact about the token; a
+        // forged token must tell nothing of the kind.
+        expect(result).toBeInstanceOf(SignatureError);
+        expect((result as SignatureError).code).toBe('SIGNATURE_INVALID');
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
   it('round-trips any envelope, however it is spaced, and returns the text and what parseJsonText reads', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,0 +1,288 @@
+/**
+ * What an unauthenticated request can spend, one boundary at a time (issues 15 and 19), on a real receiver
+ * with real sockets on loopback and a SQLite file: the memory budget's 429, the unsigned pool, slow bodies,
+ * Node's header timeout, the quarantine's rate and byte budget, the ledger, the unsigned-fetch budget,
+ * reused jtis, and a key published after its first use. Bounded in count and time.
+ */
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/create-client.js';
+import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
+import type { StartReceiverOptions } from '../../src/receiver/start-receiver.js';
+import { createSimulator, type Simulator } from '../../src/simulator/create-simulator.js';
+import { getJob } from '../../src/storage/job-queries.js';
+import { envelopeText } from '../helpers/envelope-texts.js';
+import { holdRequest } from '../helpers/reliability-flood.js';
+import { deliver, NOW_MS, NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
+import { createSigningKey, signDelivery } from '../helpers/webhook-signer.js';
+
+let h: ReceiverHarness | undefined;
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await h?.close();
+  await sim?.close();
+  h = undefined;
+  sim = undefined;
+});
+
+async function start(receiver: Partial<StartReceiverOptions>, env: Record<string, string> = {}) {
+  h = await startHarness('sqlite', { receiver, env });
+  return h;
+}
+const portOf = (url: string) => Number(new URL(url).port);
+const json = { 'content-type': 'application/json' };
+
+async function metric(url: string, pattern: RegExp): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(pattern.exec(text)?.[1] ?? 0);
+}
+
+/** A search-contact envelope padded with trailing spaces (still the same JSON) to `bytes`. */
+function paddedEnvelope(bytes: number): { text: string; jobId: string } {
+  const { text, jobId } = envelopeText('search-contact');
+  return { text: text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text))), jobId };
+}
+
+describe('receiver boundaries', () => {
+  it('answers 429 with Retry-After before reading a body when the memory budget is spent', async () => {
+    const { url, key } = await start({ limits: { bodyBudgetBytes: 1024 * 1024 } });
+    const first = paddedEnvelope(800 * 1024);
+    const firstToken = await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId });
+    const held = holdRequest(
+      portOf(url),
+      { ...json, 'x-webhook-signature': firstToken },
+      Buffer.from(first.text),
+      1000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = paddedEnvelope(300 * 1024);
+    const secondToken = await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId });
+    const refused = await deliver(url, second.text, secondToken);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'BODY_BUDGET' });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    held.finish();
+    expect(await held.answered).toBe(200);
+    held.destroy();
+    expect((await deliver(url, second.text, secondToken)).status).toBe(200);
+    expect(
+      await metric(url, /hooksync_deliveries_total\{outcome="overloaded",reason="BODY_BUDGET"\} (\d+)/),
+    ).toBe(1);
+  });
+
+  it('keeps unsigned bodies in a pool of their own: the genuine are answered, overloaded answers counted', async () => {
+    const { url, key } = await start({ limits: { maxUnverified: 2 } });
+    const slow = [0, 1].map(() => holdRequest(portOf(url), json, Buffer.alloc(10_000, 0x20), 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const third = await deliver(url, '{}', undefined);
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'OVERLOADED' });
+    const { text, jobId } = envelopeText('company-reveal');
+    expect((await deliver(url, text, await signDelivery(text, { key, iat: NOW_S, jobId }))).status).toBe(200);
+    expect(
+      await metric(url, /hooksync_deliveries_total\{outcome="overloaded",reason="OVERLOADED"\} (\d+)/),
+    ).toBe(1);
+    for (const request of slow) request.destroy();
+  });
+
+  it('cuts a body that does not arrive within its deadline', async () => {
+    const { url } = await start({ limits: { bodyDeadlineBaseMs: 300 } });
+    const slow = holdRequest(portOf(url), json, Buffer.alloc(10_000, 0x20), 10);
+    expect(await slow.answered).toBe(500);
+    expect(await slow.closed).toBeLessThan(3000);
+  });
+
+  it('closes a connection whose headers are late within about a second of the header timeout', async () => {
+    const { url } = await start({ headersTimeoutMs: 1000 });
+    const socket = connect({ host: '127.0.0.1', port: portOf(url) });
+    socket.on('error', () => undefined);
+    const started = performance.now();
+    socket.write('POST /webhooks HTTP/1.1\r\nhost: x\r\n');
+    const trickle = setInterval(() => socket.write('x-slow: a\r\n'), 100);
+    const closedMs = await new Promise<number>((resolve) =>
+      socket.on('close', () => resolve(performance.now() - started)),
+    );
+    clearInterval(trickle);
+    // Node's own check runs every 30 s by default: the receiver checks every second.
+    expect(closedMs).toBeGreaterThanOrEqual(900);
+    expect(closedMs).toBeLessThan(3500);
+  });
+
+  it('stores refusals up to a rate per reason, counts the rest, and keeps bodies under a byte budget', async () => {
+    // A clock that moves 1 ms per reading: "oldest" is by received_at, and all of it stays in one minute.
+    let clock = NOW_MS;
+    const { url, key, running } = await start({
+      now: () => clock++,
+      limits: { quarantineRatePerMinute: 3, quarantineBudgetBytes: 150_000 },
+    });
+    const db = running.database.db;
+    for (let i = 0; i < 6; i++) {
+      expect((await deliver(url, ' '.repeat(40_000), undefined)).status).toBe(401);
+    }
+    const missing = await db
+      .selectFrom('quarantine')
+      .where('reason', '=', 'SIGNATURE_MISSING')
+      .selectAll()
+      .execute();
+    expect(missing).toHaveLength(3);
+    expect(await metric(url, /hooksync_quarantine_skipped_total\{reason="SIGNATURE_MISSING"\} (\d+)/)).toBe(
+      3,
+    );
+    // A verified token vouches for its body: kept whole, within the byte budget.
+    for (let i = 0; i < 2; i++) {
+      const { text, jobId } = paddedEnvelope(50_000);
+      const token = await signDelivery(text, { key, iat: Math.floor(clock / 1000), jobId });
+      expect((await deliver(url, `${text} `, token)).status).toBe(400);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const rows = await db.selectFrom('quarantine').selectAll().execute();
+    expect(rows).toHaveLength(5);
+    const total = rows.reduce((sum, row) => sum + row.body.length, 0);
+    expect(total).toBeLessThanOrEqual(150_000);
+    const dropped = rows.filter((row) => row.body.length === 0);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(
+      dropped.every((row) => row.reason === 'SIGNATURE_MISSING' && row.detail?.includes('body dropped')),
+    ).toBe(true);
+    expect(
+      rows.filter((row) => row.reason === 'BODY_HASH_MISMATCH').every((r) => r.body.length > 50_000),
+    ).toBe(true);
+    expect(await metric(url, /hooksync_quarantine_bodies_dropped_total (\d+)/)).toBe(dropped.length);
+  });
+
+  it('leaves the ledger as it was after hundreds of unauthenticated posts of every kind', async () => {
+    const { url, key, running, jwks } = await start({ unknownKidCooldownMs: 30_000 });
+    const db = running.database.db;
+    const tracked = envelopeText('job-change-left');
+    await recordExpectedJobs(db, [{ job_id: tracked.jobId, kind: 'job_change' }], 'track', new Date(NOW_MS));
+    const before = await db.selectFrom('expected_jobs').selectAll().execute();
+    const rogue = await createSigningKey(key.kid);
+    const strangers = await createSigningKey();
+    const hitsBefore = jwks.hits;
+    const posts: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 60; i++) {
+      const jobId = i % 2 === 0 ? tracked.jobId : randomUUID();
+      const { text } = envelopeText('job-change-left', jobId);
+      const expiredForged = await signDelivery(text, {
+        key: rogue,
+        iat: NOW_S - 2000,
+        exp: NOW_S - 1100,
+        jobId,
+      });
+      const unknownKid = await signDelivery(text, { key: strangers, iat: NOW_S, jobId });
+      posts.push(
+        deliver(url, text, undefined),
+        deliver(url, text, expiredForged),
+        deliver(url, text, unknownKid),
+        deliver(url, text, 'garbage.token.here'),
+        deliver(url, text, undefined, 'text/plain'),
+      );
+      // Header only, claiming a huge body, under a forged token.
+      const held = holdRequest(
+        portOf(url),
+        { ...json, 'x-webhook-signature': expiredForged },
+        Buffer.alloc(0),
+        0,
+      );
+      posts.push(held.answered.finally(() => held.destroy()));
+    }
+    await Promise.all(posts);
+    expect(await db.selectFrom('expected_jobs').selectAll().execute()).toEqual(before);
+    expect(await getJob(db, tracked.jobId)).toBeUndefined();
+    // Sixty forged kids cost one key-set fetch: one per 30 s cooldown.
+    expect(jwks.hits - hitsBefore).toBe(1);
+  });
+
+  it('refuses a jti already used for another job with 409, never a 2xx without a stored job', async () => {
+    const { url, key, running } = await start({});
+    const first = envelopeText('company-reveal');
+    const jti = randomUUID();
+    expect(
+      (
+        await deliver(
+          url,
+          first.text,
+          await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId }),
+        )
+      ).status,
+    ).toBe(200);
+    const other = envelopeText('company-reveal');
+    const reused = await deliver(
+      url,
+      other.text,
+      await signDelivery(other.text, { key, iat: NOW_S, jti, jobId: other.jobId }),
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body).toMatchObject({ code: 'JTI_REUSED' });
+    expect(await getJob(running.database.db, other.jobId)).toBeUndefined();
+    const kept = await running.database.db
+      .selectFrom('quarantine')
+      .where('reason', '=', 'JTI_REUSED')
+      .selectAll()
+      .execute();
+    expect(kept.map((row) => Buffer.from(row.body).toString('utf8'))).toEqual([other.text]);
+    // The same token and body again (a retry) is still 200 duplicate: that body is stored.
+    const token = await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId });
+    expect((await deliver(url, first.text, token)).body).toMatchObject({ duplicate: true });
+  });
+
+  it('accepts a key published after its first use on the first retry past the cooldown', async () => {
+    const { url, jwks } = await start({ unknownKidCooldownMs: 500 });
+    const fresh = await createSigningKey('published-late');
+    const { text, jobId } = envelopeText('company-reveal');
+    const token = await signDelivery(text, { key: fresh, iat: NOW_S, jobId });
+    expect((await deliver(url, text, token)).status).toBe(500);
+    jwks.keys.push(fresh.publicJwk);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await deliver(url, text, token)).status).toBe(200);
+  });
+
+  it('spends finder calls on unsigned callbacks only for expected ids and a small budget of others', async () => {
+    sim = await createSimulator({
+      seed: 7,
+      retryBaseMs: 20,
+      rate: { perInterval: 1000, intervalSeconds: 60 },
+    });
+    let finderCalls = 0;
+    const counting: typeof fetch = (input, init) => {
+      const target = String(input instanceof Request ? input.url : input);
+      if ((init?.method ?? 'GET') === 'GET' && target.includes('job_id=')) finderCalls++;
+      return fetch(input, init);
+    };
+    const { url, running } = await start(
+      { now: Date.now, fetch: counting, limits: { unsignedFetchUnknownPerMinute: 2 } },
+      {
+        HOOKSYNC_JWKS_URL: sim.jwksUrl,
+        HOOKSYNC_UNSIGNED: 'fetch',
+        HOOKSYNC_API_BASE_URL: sim.url,
+        HOOKSYNC_API_KEY: sim.apiKey,
+      },
+    );
+    const answers = new Map<number, number>();
+    for (let i = 0; i < 20; i++) {
+      const { text } = envelopeText('job-change-moved', randomUUID());
+      const { status } = await deliver(url, text, undefined);
+      answers.set(status, (answers.get(status) ?? 0) + 1);
+    }
+    expect(answers.get(429)).toBe(18);
+    // The two in the budget reached the finder (which does not know them: 401 FINDER_REFUSED).
+    expect(answers.get(401)).toBe(2);
+    expect(finderCalls).toBe(2);
+    const client = createClient({ baseUrl: sim.url, apiKey: sim.apiKey });
+    const { job, raw } = await client.jobChange.launch({
+      contact_linkedin: 'https://www.linkedin.com/in/jane-doe',
+    });
+    const jobId = job.input.task.job_id as string;
+    await recordExpectedJobs(
+      running.database.db,
+      [{ job_id: jobId, kind: 'job_change' }],
+      'launch',
+      new Date(),
+    );
+    const fetched = await deliver(url, raw, undefined);
+    expect(fetched.status).toBe(200);
+    expect((await getJob(running.database.db, jobId))?.source).toBe('finder');
+    expect(await metric(url, /hooksync_unsigned_fetches_total\{result="budget_spent"\} (\d+)/)).toBe(18);
+  });
+});
