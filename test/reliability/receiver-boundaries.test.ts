@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
-import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
 import type { StartReceiverOptions } from '../../src/receiver/start-receiver.js';
+import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
 import { createSimulator, type Simulator } from '../../src/simulator/create-simulator.js';
 import { getJob } from '../../src/storage/job-queries.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
-import { holdRequest } from '../helpers/reliability-flood.js';
 import { deliver, NOW_MS, NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
+import { holdRequest } from '../helpers/reliability-flood.js';
 import { createSigningKey, signDelivery } from '../helpers/webhook-signer.js';
 
 let h: ReceiverHarness | undefined;
