@@ -21,6 +21,7 @@ import {
 } from '../../../src/index.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { NOW_MS, NOW_S } from '../../helpers/receiver-harness.js';
+import { postBody } from '../../helpers/reliability-flood.js';
 import {
   createSigningKey,
   type JwksServer,
@@ -49,8 +50,8 @@ describe('createWebhookMiddleware in a user express app', () => {
     const handler = createDeliveryHandler({
       keys,
       store,
+      database,
       unsigned: 'reject',
-      recordHint: async () => {},
       now: () => NOW_MS,
     });
     const app = express();
@@ -95,5 +96,29 @@ describe('createWebhookMiddleware in a user express app', () => {
     });
     expect(tampered.status).toBe(400);
     expect(await tampered.json()).toMatchObject({ code: 'BODY_HASH_MISMATCH' });
+  });
+
+  it('applies the serve rules: a forged token is refused unread, an unsigned body kept to its prefix', async () => {
+    const big = Buffer.alloc(20 * 1024 * 1024, 0x20);
+    const forged = await signDelivery('{}', {
+      key: await createSigningKey(key.kid),
+      iat: NOW_S,
+      jobId: envelopeText('company-reveal').jobId,
+    });
+    const forgedAnswer = await postBody(
+      url,
+      big,
+      { 'content-type': 'application/json', 'x-webhook-signature': forged },
+      10_000,
+    );
+    expect(['401', 'reset']).toContain(String(forgedAnswer.status ?? forgedAnswer.ended));
+    const unsigned = await postBody(url, big, { 'content-type': 'application/json' }, 10_000);
+    expect(['401', 'reset']).toContain(String(unsigned.status ?? unsigned.ended));
+    const rows = await database.db.selectFrom('quarantine').select(['reason', 'body']).execute();
+    expect(rows.map((row) => row.reason)).toEqual(
+      expect.arrayContaining(['SIGNATURE_INVALID', 'SIGNATURE_MISSING']),
+    );
+    expect(Math.max(...rows.map((row) => row.body.length))).toBeLessThanOrEqual(64 * 1024);
+    expect(rows.find((row) => row.reason === 'SIGNATURE_INVALID')?.body.length).toBe(0);
   });
 });
