@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import { serveChannel } from './lib/child-channel.mjs';
 
 const OK_BODY = '{"ok":true}';
@@ -188,8 +189,10 @@ async function startNaive({ databaseUrl, publicJwk }) {
   };
 }
 
-async function startHooksync({ databaseUrl, jwksUrl }) {
-  const dist = new URL('../dist/', import.meta.url);
+async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist }) {
+  const dist = otherDist
+    ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
+    : new URL('../dist/', import.meta.url);
   const { loadConfig } = await import(new URL('config/load-config.js', dist).href);
   const { startReceiver } = await import(new URL('receiver/start-receiver.js', dist).href);
   // The environment `hooksync serve` would read; port 0 picks a free one.

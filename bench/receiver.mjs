@@ -11,6 +11,7 @@
  *   node bench/receiver.mjs --quick                     # 2 rounds; 0.5–1.5 s warm-up, 1.5–2.5 s window
  *   node bench/receiver.mjs --rounds 3 --duration 5 --payloads reveal --variants naive,hooksync
  *   options: --connections 50  --warmup 1  --pg-url postgres://…  --no-pg
+ *            --base-dist DIR  the dist/ of another build, served as the variant hooksync-base
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
  *
  * Prints markdown tables on stdout (progress on stderr): req/s, p50/p99 latency, server CPU per request,
@@ -55,6 +56,12 @@ const VARIANTS = {
   },
   hooksync: { base: 'hooksync', label: 'hooksync serve (SQLite)', stores: 'sqlite' },
   'hooksync-pg': { base: 'hooksync', label: 'hooksync serve (Postgres)', stores: 'postgres' },
+  // Another build of hooksync (--base-dist DIR), e.g. the commit before a change, as the same run's baseline.
+  'hooksync-base': {
+    base: 'hooksync',
+    label: 'hooksync serve, --base-dist build (SQLite)',
+    stores: 'sqlite',
+  },
 };
 
 /**
@@ -92,10 +99,16 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string' },
     connections: { type: 'string', default: '50' },
     payloads: { type: 'string', default: 'reveal,search' },
-    variants: { type: 'string', default: Object.keys(VARIANTS).join(',') },
+    variants: {
+      type: 'string',
+      default: Object.keys(VARIANTS)
+        .filter((name) => name !== 'hooksync-base')
+        .join(','),
+    },
     'pg-url': { type: 'string' },
     'no-pg': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'base-dist': { type: 'string' },
   },
 });
 const quick = flags.quick;
@@ -114,6 +127,9 @@ const connections = Number(flags.connections);
 const payloads = flags.payloads.split(',').filter(Boolean);
 let variants = flags.variants.split(',').filter(Boolean);
 for (const name of variants) if (!(name in VARIANTS)) throw new TypeError(`unknown variant ${name}`);
+if (variants.includes('hooksync-base') && !flags['base-dist']) {
+  throw new TypeError('the variant hooksync-base needs --base-dist DIR (the dist/ of another build)');
+}
 for (const kind of payloads) if (!(kind in POOL_PER_SECOND)) throw new TypeError(`unknown payload ${kind}`);
 if (!existsSync(new URL('../dist/receiver/start-receiver.js', import.meta.url))) {
   console.error('dist/ is missing: run `npm run build` first.');
@@ -195,6 +211,7 @@ async function runOne(name, timing) {
   try {
     const { url } = await server.call('start', {
       variant: variant.base,
+      ...(name === 'hooksync-base' ? { dist: flags['base-dist'] } : {}),
       databaseUrl: database.url,
       jwksUrl: jwks.url,
       publicJwk: key.publicJwk,
@@ -452,7 +469,7 @@ function ratioLines(kind) {
     );
   };
   for (const h of hooksyncs) {
-    for (const base of ['naive', 'minimal', 'express', 'verify', 'bare']) {
+    for (const base of ['hooksync-base', 'naive', 'minimal', 'express', 'verify', 'bare']) {
       if (!variants.includes(base)) continue;
       line(
         VARIANTS[h].label,
@@ -474,7 +491,7 @@ function ratioLines(kind) {
 
 /** What hooksync's own /metrics said: mean verify time and mean wait for the commit, and the outcomes. */
 function internalsLines(kind) {
-  const names = ['hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
+  const names = ['hooksync-base', 'hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
   if (names.length === 0) return [];
   const lines = [
     '| hooksync (its /metrics from start to the end of the window) | verify ms, mean | wait for commit ms, mean | jobs per transaction | normalization queue, window start → end | rows written, req/s | all rows written, ms after the load | outcomes over all rounds |',

