@@ -14,6 +14,9 @@ export const RECEIVER_LIMIT_VARIABLES = Object.freeze({
   unsignedFetchUnknownPerMinute: 'HOOKSYNC_UNSIGNED_FETCH_PER_MINUTE',
 } as const);
 
+/** Limits that must be at least 1 (a zero would refuse every delivery). */
+const POSITIVE = new Set<string>(['bodyLimitBytes', 'bodyBudgetBytes', 'maxUnverified']);
+
 /** Limits set in the environment; an absent variable leaves its limit at the default. */
 export type ReceiverLimitSettings = { readonly [K in keyof typeof RECEIVER_LIMIT_VARIABLES]?: number };
 
@@ -27,6 +30,9 @@ export function loadReceiverLimits(env: Readonly<Record<string, string | undefin
     if (value === undefined || value === '') continue;
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
       throw new ConfigError(`${variable} must be a non-negative integer (got "${value.slice(0, 40)}")`);
+    }
+    if (POSITIVE.has(name) && Number(value) === 0) {
+      throw new ConfigError(`${variable} must be a positive integer (got "0")`);
     }
     limits[name] = Number(value);
   }
