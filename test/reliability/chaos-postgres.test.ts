@@ -4,6 +4,7 @@
  * while the first holds the lease, a second reports lease_held and a third waits for the lease and then
  * finds nothing left to do.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../helpers/postgres.js';
 import {
+  CHAOS_RECEIVER_ENV,
   chaosFigures,
   checkAcknowledgements,
   checkChaosCoverage,
@@ -50,7 +52,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Two connections of the test's own: one per reconcile run, as two machines would have.
       databases.push(await openMigratedDatabase(pg.url, { poolSize: 4 }));
       databases.push(await openMigratedDatabase(pg.url, { poolSize: 4 }));
-      const env = { HOOKSYNC_DATABASE_URL: pg.url, HOOKSYNC_JWKS_URL: sims.jwksUrl };
+      const env = { HOOKSYNC_DATABASE_URL: pg.url, HOOKSYNC_JWKS_URL: sims.jwksUrl, ...CHAOS_RECEIVER_ENV };
       for (let i = 0; i < 2; i++) receivers.push(await startRestartableServe(env, await findFreePort()));
       proxy = await startRoundRobinProxy(receivers.map((r) => r.url));
     }, 60_000);

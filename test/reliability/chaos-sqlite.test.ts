@@ -4,6 +4,7 @@
  * re-signed and reused retry tokens, while the receiver is SIGKILLed three times and restarted on its port;
  * then one reconcile. Every launched job must end stored once, verbatim; every refusal quarantined.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { createJobStore } from '../../src/storage/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import {
+  CHAOS_RECEIVER_ENV,
   chaosFigures,
   checkAcknowledgements,
   checkChaosCoverage,
@@ -39,7 +41,7 @@ describe(`chaos on SQLite: ${SCALE.chaosJobs} jobs, one receiver SIGKILLed ${KIL
     // Migrated here first, so that the receiver and the test never race on the schema.
     database = await openMigratedDatabase(databaseUrl);
     receiver = await startRestartableServe(
-      { HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: sims.jwksUrl },
+      { HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: sims.jwksUrl, ...CHAOS_RECEIVER_ENV },
       await findFreePort(),
     );
   }, 60_000);
