@@ -114,6 +114,10 @@ function parseBaseUrl(value: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError('baseUrl must be http or https');
   }
+  // fetch refuses such a URL on every attempt; say so once, without printing the credentials.
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError('baseUrl must not hold a user name or password');
+  }
   return value.replace(/\/+$/, '');
 }
 
