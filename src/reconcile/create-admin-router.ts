@@ -7,13 +7,9 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import {
-  type AuthThrottle,
-  clientAddress,
-  createAuthThrottle,
-} from '../admin-access/create-auth-throttle.js';
-import { isAuthorizedBearer } from '../admin-access/is-same-secret.js';
+import { type AuthThrottle, createAuthThrottle } from '../admin-access/create-auth-throttle.js';
 import { assertAdminTokenLength } from '../admin-access/min-admin-token-length.js';
+import { requireAdminBearer } from '../admin-access/require-admin-bearer.js';
 import { ValidationError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
@@ -70,29 +66,7 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
     return value instanceof Date ? value : new Date(value);
   };
 
-  router.use(EXPECTED_JOBS_PATH, (req: Request, res: Response, next: NextFunction) => {
-    const address = clientAddress(req.socket.remoteAddress);
-    const waitSeconds = throttle.retryAfterSeconds(address);
-    if (waitSeconds > 0) {
-      // Refused unchecked: answering a right token here would turn the throttle into a guessing oracle.
-      throttle.recordThrottled(address, 'admin_api');
-      res.set('retry-after', String(waitSeconds));
-      sendError(
-        res,
-        429,
-        'TOO_MANY_FAILED_ATTEMPTS',
-        'too many wrong admin tokens from this address; retry later',
-      );
-      return;
-    }
-    if (isAuthorizedBearer(req.get('authorization'), token)) {
-      next();
-      return;
-    }
-    throttle.recordFailure(address, 'admin_api');
-    res.set('www-authenticate', 'Bearer realm="hooksync-admin"');
-    sendError(res, 401, 'UNAUTHORIZED', 'a valid admin bearer token is required');
-  });
+  router.use(EXPECTED_JOBS_PATH, requireAdminBearer(token, throttle));
 
   router.post(
     EXPECTED_JOBS_PATH,
