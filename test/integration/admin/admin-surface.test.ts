@@ -13,7 +13,7 @@ import { ensureBuilt } from '../../helpers/ensure-built.js';
 import { type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import { requestFrom, signInFrom } from '../../helpers/request-from-address.js';
 
-const TOKEN = 'a'.repeat(24) + '0123456789abcdef0123456789abcdef';
+const TOKEN = 'admin-surface-token-0123456789abcdef0123456789';
 
 function runServe(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const cli = ensureBuilt();
