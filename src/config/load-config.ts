@@ -110,6 +110,9 @@ export function isLoopbackHost(hostname: string): boolean {
     host === 'localhost' ||
     host.endsWith('.localhost') ||
     host === '[::1]' ||
+    // The unspecified address, as `hooksync sim --host 0.0.0.0` prints it: a connection to it stays on this host.
+    host === '0.0.0.0' ||
+    host === '[::]' ||
     /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
   );
 }

@@ -92,6 +92,7 @@ describe('loadConfig', () => {
       'http://localhost:8788',
       'http://sim.localhost',
       'http://[::1]:8788',
+      'http://0.0.0.0:8788',
       'https://api.example.com',
     ]) {
       expect(loadConfig({ HOOKSYNC_API_BASE_URL: base }).apiBaseUrl).toBe(base);
