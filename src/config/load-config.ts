@@ -103,7 +103,7 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-/** True when `hostname` (as URL.hostname gives it) is a loopback address: traffic never leaves the host. */
+/** True when `hostname` (as URL.hostname gives it) names this host (loopback, or the unspecified address): traffic never leaves it. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return (
