@@ -35,6 +35,7 @@ export const HOOKSYNC_CODES = [
   'NETWORK_ERROR',
   'TIMEOUT',
   'RESPONSE_MALFORMED',
+  'RESPONSE_TOO_LARGE',
 ] as const;
 export type HooksyncCode = (typeof HOOKSYNC_CODES)[number];
 
@@ -64,7 +65,7 @@ export class ServiceError extends HooksyncError {
   readonly retryAfterSeconds: number | undefined;
   constructor(init: {
     status: number;
-    code: ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT' | 'RESPONSE_MALFORMED';
+    code: ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT' | 'RESPONSE_MALFORMED' | 'RESPONSE_TOO_LARGE';
     category?: ErrorCategory | undefined;
     message: string;
     detail?: string | readonly string[] | undefined;
@@ -76,6 +77,24 @@ export class ServiceError extends HooksyncError {
     this.category = init.category;
     this.detail = init.detail;
     this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
+/**
+ * An answer from elsewhere (the service, a key set, a destination) that could not be read within its
+ * bounds: over the size cap, past the deadline, or cut off by the network.
+ */
+export class ResponseReadError extends HooksyncError {
+  declare readonly code: 'RESPONSE_TOO_LARGE' | 'TIMEOUT' | 'NETWORK_ERROR';
+  /** The cap in force, in bytes. */
+  readonly maxBytes: number;
+  constructor(
+    code: 'RESPONSE_TOO_LARGE' | 'TIMEOUT' | 'NETWORK_ERROR',
+    message: string,
+    options: { maxBytes: number; cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.maxBytes = options.maxBytes;
   }
 }
 

@@ -17,6 +17,7 @@ import {
 import { createJwksMethod, type JwksMethod } from './jwks.js';
 import { assertRateLimit, Pacer, type PacingStats, type RateLimit } from './pacer.js';
 import { combineRateLimits, type LearnedRateLimit, pickKeyRate } from './rate-limit-learning.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './read-capped-body.js';
 import { createRedactor } from './redact-secret.js';
 import { createRequestCore } from './request-core.js';
 import {
@@ -59,6 +60,8 @@ export interface ClientOptions {
   sleep?: Sleep;
   /** Per attempt, answer body included (default 30 000 ms). */
   timeoutMs?: number;
+  /** Largest answer read, in bytes (default 64 MiB); a larger one fails RESPONSE_TOO_LARGE at once. */
+  maxResponseBytes?: number;
   /** Retries after the first attempt (default 5). */
   retries?: number;
   /** No retry wait may end later than this after the call began (default 300 000 ms). */
@@ -114,6 +117,10 @@ function parseBaseUrl(value: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError('baseUrl must be http or https');
   }
+  // fetch refuses such a URL on every attempt; say so once, without printing the credentials.
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError('baseUrl must not hold a user name or password');
+  }
   return value.replace(/\/+$/, '');
 }
 
@@ -157,6 +164,11 @@ export function createClient(options: ClientOptions): Client {
     now,
     sleep,
     timeoutMs: requirePositive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    maxResponseBytes: requirePositive(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+    ),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     retry: {
       retries,

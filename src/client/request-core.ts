@@ -5,9 +5,10 @@
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
 import { readRateLimitHeaders } from '../contract/rate-limit.js';
-import { ServiceError } from '../errors.js';
+import { ResponseReadError, ServiceError } from '../errors.js';
 import { parseErrorResponse } from './error-response.js';
 import type { Pacer, RateLimit } from './pacer.js';
+import { readCappedBody } from './read-capped-body.js';
 import { computeRetryDelayMs, isRetryableError, type RetryPolicy } from './retry-policy.js';
 import type { Sleep } from './sleep.js';
 
@@ -21,6 +22,8 @@ export interface RequestCoreDeps {
   readonly now: () => number;
   readonly sleep: Sleep;
   readonly timeoutMs: number;
+  /** Largest answer read, error answers included; a larger one fails RESPONSE_TOO_LARGE, not retried. */
+  readonly maxResponseBytes: number;
   readonly userAgent: string;
   readonly retry: RetryPolicy;
   readonly pacer: Pacer;
@@ -99,19 +102,40 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
       const permit = req.paced ? await pacer.acquire(signal).catch(stopOnCallerAbort) : undefined;
       const timeout = AbortSignal.timeout(deps.timeoutMs);
       const attemptStartedMs = deps.now();
-      let response: Response;
+      let response: Response | undefined;
       let bytes: Uint8Array;
       try {
+        const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
         response = await deps.fetch(url, {
           method: req.method,
           headers,
           body: req.body,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          signal: attemptSignal,
           // A redirect would carry x-api-key to wherever it points: treat it as an answer instead.
           redirect: 'manual',
         });
-        bytes = new Uint8Array(await response.arrayBuffer());
+        // The attempt's timeout covers the body too: a slow answer cannot hold the call past it.
+        bytes = await readCappedBody(response, {
+          maxBytes: deps.maxResponseBytes,
+          signal: attemptSignal,
+          what,
+        });
       } catch (error) {
+        if (error instanceof ResponseReadError && error.code === 'RESPONSE_TOO_LARGE') {
+          // The same request would get the same answer: not retried, and nothing more is downloaded.
+          logger.warn(
+            { what, status: response?.status, maxBytes: error.maxBytes },
+            'service answer over the size cap',
+          );
+          throw new AbortError(
+            new ServiceError({
+              status: response?.status ?? 0,
+              code: 'RESPONSE_TOO_LARGE',
+              message: error.message,
+              cause: error,
+            }),
+          );
+        }
         if (signal?.aborted) throw new AbortError('aborted by the caller');
         // fetch reports a network failure as a TypeError, which p-retry may take for a bug and not retry;
         // as a ServiceError with status 0 it follows the retry policy like any other failure.

@@ -15,6 +15,10 @@ export const DEFAULT_LOG_LEVEL = 'info';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const UNSIGNED_POLICIES = ['reject', 'fetch'] as const;
+/** Lifetime of a status page sign-in unless HOOKSYNC_UI_SESSION_MINUTES says otherwise (2 hours). */
+export const DEFAULT_UI_SESSION_MINUTES = 120;
+/** Longest status page sign-in accepted (one week). */
+export const MAX_UI_SESSION_MINUTES = 7 * 24 * 60;
 export type UnsignedPolicy = (typeof UNSIGNED_POLICIES)[number];
 
 /** Long-lived settings of a hooksync process. */
@@ -34,6 +38,13 @@ export interface HooksyncConfig {
   /** Bearer token of the admin API and status page; both are off when unset. */
   readonly adminToken: string | undefined;
   readonly logLevel: LogLevel;
+  /** Lifetime of a status page sign-in, in minutes. */
+  readonly uiSessionMinutes: number;
+  /**
+   * Accept `http://` service and key-set URLs to hosts other than loopback (the API key and the key set
+   * would travel in clear): off unless HOOKSYNC_ALLOW_INSECURE_HTTP=1.
+   */
+  readonly allowInsecureHttp: boolean;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
 }
@@ -50,11 +61,13 @@ export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 're
     unsigned: 'HOOKSYNC_UNSIGNED',
     adminToken: 'HOOKSYNC_ADMIN_TOKEN',
     logLevel: 'HOOKSYNC_LOG_LEVEL',
+    uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
+    allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
   });
 
 /** Values given on the command line; each wins over its variable. */
 export type ConfigOverrides = {
-  readonly [K in keyof typeof CONFIG_VARIABLES]?: string | number | undefined;
+  readonly [K in keyof typeof CONFIG_VARIABLES]?: string | number | boolean | undefined;
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -68,9 +81,10 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
 
-  const apiBaseUrl = optionalHttpUrl(raw('apiBaseUrl'), CONFIG_VARIABLES.apiBaseUrl);
+  const allowInsecureHttp = flag(raw('allowInsecureHttp'), CONFIG_VARIABLES.allowInsecureHttp);
+  const apiBaseUrl = optionalHttpUrl(raw('apiBaseUrl'), CONFIG_VARIABLES.apiBaseUrl, allowInsecureHttp);
   const jwksUrl =
-    optionalHttpUrl(raw('jwksUrl'), CONFIG_VARIABLES.jwksUrl) ??
+    optionalHttpUrl(raw('jwksUrl'), CONFIG_VARIABLES.jwksUrl, allowInsecureHttp) ??
     (apiBaseUrl === undefined ? undefined : joinUrl(apiBaseUrl, JWKS_PATH));
 
   return Object.freeze({
@@ -83,6 +97,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     unsigned: oneOf(raw('unsigned') ?? 'reject', UNSIGNED_POLICIES, CONFIG_VARIABLES.unsigned),
     adminToken: raw('adminToken'),
     logLevel: oneOf(raw('logLevel') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS, CONFIG_VARIABLES.logLevel),
+    uiSessionMinutes: minutes(raw('uiSessionMinutes')),
+    allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
   });
 }
@@ -92,18 +108,70 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-function optionalHttpUrl(value: string | undefined, variable: string): string | undefined {
+/** True when `hostname` (as URL.hostname gives it) names this host (loopback, or the unspecified address): traffic never leaves it. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    // The unspecified address, as `hooksync sim --host 0.0.0.0` prints it: a connection to it stays on this host.
+    host === '0.0.0.0' ||
+    host === '[::]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/** `value` as it may appear in a message: anything between `//` and `@` (a user name, a password) hidden. */
+function shown(value: string): string {
+  return value.replace(/\/\/[^/?#]*@/, '//***@');
+}
+
+function optionalHttpUrl(
+  value: string | undefined,
+  variable: string,
+  allowInsecure: boolean,
+): string | undefined {
   if (value === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`${variable} must be an http(s) URL (got "${value}")`);
+    throw new ConfigError(`${variable} must be an http(s) URL (got "${shown(value)}")`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${variable} must be an http(s) URL (got "${value}")`);
+    throw new ConfigError(`${variable} must be an http(s) URL (got "${shown(value)}")`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such URLs anyway, and the API key has its own variable.
+    throw new ConfigError(`${variable} must not hold a user name or password (got "${shown(value)}")`);
+  }
+  if (url.protocol === 'http:' && !allowInsecure && !isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `${variable} must be https:// unless its host is loopback (got "${value}"); set ` +
+        `${CONFIG_VARIABLES.allowInsecureHttp}=1 to accept plain http on a trusted network`,
+    );
   }
   return value.replace(/\/+$/, '');
+}
+
+function flag(value: string | undefined, variable: string): boolean {
+  if (value === undefined) return false;
+  const v = value.toLowerCase();
+  if (v === '1' || v === 'true' || v === 'yes') return true;
+  if (v === '0' || v === 'false' || v === 'no') return false;
+  throw new ConfigError(`${variable} must be 1 or 0 (got "${value}")`);
+}
+
+function minutes(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_UI_SESSION_MINUTES;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_UI_SESSION_MINUTES) {
+    throw new ConfigError(
+      `${CONFIG_VARIABLES.uiSessionMinutes} must be an integer from 1 to ${MAX_UI_SESSION_MINUTES} (got "${value}")`,
+    );
+  }
+  return n;
 }
 
 function databaseUrl(value: string): string {

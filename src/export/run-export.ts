@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { chmod, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -129,14 +129,26 @@ export async function runExport(
   return { template: template.name, dialect, rows: written, out, since, until, cursorKey };
 }
 
-/** Writes through a temporary file in the same folder, fsyncs it, then renames it over `path`. */
+/** Mode of an exported file: its rows hold personal data, so only its owner reads it. */
+export const EXPORT_FILE_MODE = 0o600;
+
+/**
+ * Writes through a temporary file in the same folder, fsyncs it, then renames it over `path`. The file is
+ * {@link EXPORT_FILE_MODE} whatever the umask (the rename keeps the temporary file's mode).
+ */
 async function writeFileAtomically<T>(path: string, write: (stream: Writable) => Promise<T>): Promise<T> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const stream = createWriteStream(temporary, { flags: 'wx', mode: 0o644, highWaterMark: 64 * 1024 });
+  const stream = createWriteStream(temporary, {
+    flags: 'wx',
+    mode: EXPORT_FILE_MODE,
+    highWaterMark: 64 * 1024,
+  });
   let renamed = false;
   try {
     const opened = once(stream, 'open');
     await opened;
+    // The umask may have taken bits away (never added any): set exactly the mode meant.
+    await chmod(temporary, EXPORT_FILE_MODE);
     const result = await write(stream);
     stream.end();
     await finished(stream);

@@ -5,6 +5,9 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import { countAuthRefusals } from '../admin-access/count-auth-refusals.js';
+import { createAuthThrottle } from '../admin-access/create-auth-throttle.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from '../admin-access/min-admin-token-length.js';
 import { createClient } from '../client/create-client.js';
 import type { HooksyncConfig } from '../config/load-config.js';
 import { ConfigError } from '../errors.js';
@@ -79,6 +82,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const { config } = options;
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? Date.now;
+  if (config.adminToken !== undefined && config.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `HOOKSYNC_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (make one with: openssl rand -hex 32)`,
+    );
+  }
   if (config.jwksUrl === undefined) {
     throw new ConfigError(
       'serve needs HOOKSYNC_JWKS_URL or HOOKSYNC_API_BASE_URL to fetch the webhook key set',
@@ -248,9 +256,19 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         };
       },
       extend: (app) => {
-        app.use(createAdminRouter({ db, adminToken: config.adminToken, now: () => new Date(now()) }));
+        // One throttle for both surfaces: a guess at the token counts the same wherever it is made.
+        const throttle = createAuthThrottle({ logger, now, onRefused: countAuthRefusals(metrics.registry) });
+        const adminNow = () => new Date(now());
+        app.use(createAdminRouter({ db, adminToken: config.adminToken, now: adminNow, logger, throttle }));
         app.use(
-          createStatusPageRouter({ db, adminToken: config.adminToken, now: () => new Date(now()), logger }),
+          createStatusPageRouter({
+            db,
+            adminToken: config.adminToken,
+            now: adminNow,
+            logger,
+            throttle,
+            sessionSeconds: config.uiSessionMinutes * 60,
+          }),
         );
       },
     });

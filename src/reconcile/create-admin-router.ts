@@ -1,12 +1,15 @@
 /**
  * The receiver's admin API for the ledger: POST /admin/expected-jobs adds entries, GET lists them.
- * Guarded by a bearer token (HOOKSYNC_ADMIN_TOKEN) compared in constant time; with no token configured
- * the routes do not exist (404), so an unconfigured receiver exposes nothing.
+ * Guarded by a bearer token (HOOKSYNC_ADMIN_TOKEN) compared in constant time; wrong tokens are throttled
+ * per client address (429 past the limit). With no token configured the routes do not exist (404), so an
+ * unconfigured receiver exposes nothing.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
+import { type AuthThrottle, createAuthThrottle } from '../admin-access/create-auth-throttle.js';
+import { assertAdminTokenLength } from '../admin-access/min-admin-token-length.js';
+import { requireAdminBearer } from '../admin-access/require-admin-bearer.js';
 import { ValidationError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
@@ -34,21 +37,8 @@ export interface AdminRouterDeps {
   now?: () => number | Date;
   /** Default silent. */
   logger?: Logger;
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
-
-/**
- * True when `header` is `Bearer <token>`. Both sides are hashed first, so the comparison takes the same
- * time whatever the length or content of the guess.
- */
-export function isAuthorizedBearer(header: string | undefined, token: string): boolean {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-  const presented = match?.[1] ?? '';
-  const same = timingSafeEqual(digest(presented), digest(token));
-  return same && match !== null;
+  /** Counts wrong tokens per client address (default one of its own; the receiver shares one with /ui). */
+  throttle?: AuthThrottle;
 }
 
 function sendError(
@@ -68,20 +58,15 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   const router = express.Router();
   const token = deps.adminToken;
   if (token === undefined || token === '') return router;
+  assertAdminTokenLength(token);
   const logger = deps.logger ?? pino({ level: 'silent' });
+  const throttle = deps.throttle ?? createAuthThrottle({ logger });
   const now = (): Date => {
     const value = deps.now?.() ?? Date.now();
     return value instanceof Date ? value : new Date(value);
   };
 
-  router.use(EXPECTED_JOBS_PATH, (req: Request, res: Response, next: NextFunction) => {
-    if (isAuthorizedBearer(req.get('authorization'), token)) {
-      next();
-      return;
-    }
-    res.set('www-authenticate', 'Bearer realm="hooksync-admin"');
-    sendError(res, 401, 'UNAUTHORIZED', 'a valid admin bearer token is required');
-  });
+  router.use(EXPECTED_JOBS_PATH, requireAdminBearer(token, throttle));
 
   router.post(
     EXPECTED_JOBS_PATH,

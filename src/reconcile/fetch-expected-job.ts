@@ -26,7 +26,7 @@ export type FetchOutcome =
   | { readonly type: 'rate_limited'; readonly message: string }
   /** A failure that may pass (5xx after retries, network, a malformed answer): an attempt is counted. */
   | { readonly type: 'retry'; readonly message: string }
-  /** The finder refuses the id itself: retrying cannot help. */
+  /** The finder refuses the id itself, or answers more than hooksync reads: retrying cannot help. */
   | { readonly type: 'invalid'; readonly message: string };
 
 /**
@@ -80,7 +80,12 @@ function classifyError(error: unknown): FetchOutcome {
   if (error.code === 'NOT_FOUND_JOB_NOT_FOUND') return { type: 'not_found', message };
   if (isRunStoppingError(error)) return { type: 'stop', error };
   if (error.status === 429) return { type: 'rate_limited', message };
-  if (error.code === 'VALIDATION_BAD_JOB_ID' || error.code === 'VALIDATION_MISSING_JOB_ID_PARAMETER') {
+  if (
+    error.code === 'VALIDATION_BAD_JOB_ID' ||
+    error.code === 'VALIDATION_MISSING_JOB_ID_PARAMETER' ||
+    // Over the client's size cap: the next run would download the same cap's worth for nothing.
+    error.code === 'RESPONSE_TOO_LARGE'
+  ) {
     return { type: 'invalid', message };
   }
   return { type: 'retry', message };

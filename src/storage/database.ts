@@ -187,6 +187,15 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/** Signed-in status page sessions; signing out deletes the row (migration 005). */
+export interface UiSessionsTable {
+  /** Random id, named by the session cookie. */
+  id: string;
+  created_at: string;
+  /** ISO instant after which the session no longer counts. */
+  expires_at: string;
+}
+
 /** Where `export --since-last` resumes, per template. */
 export interface ExportCursorsTable {
   template: string;
@@ -232,4 +241,5 @@ export interface Database {
   export_cursors: ExportCursorsTable;
   delivery_stats: DeliveryStatsTable;
   normalization_queue: NormalizationQueueTable;
+  ui_sessions: UiSessionsTable;
 }

@@ -3,7 +3,7 @@
  * PostgresDialect; anything else → a SQLite file via better-sqlite3, tuned so that a committed
  * transaction is durable before the receiver acknowledges it.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -25,6 +25,11 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_POOL_SIZE = 10;
 /** How long to wait for a Postgres connection (new or from a busy pool) before failing transient. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Mode of a SQLite database file hooksync creates: it holds personal data, so only its owner reads it.
+ * SQLite gives the `-wal` and `-shm` files it creates the database file's mode.
+ */
+export const SQLITE_FILE_MODE = 0o600;
 /** FULL: a commit survives power loss, which is what an acknowledged callback promises. */
 export const DEFAULT_SQLITE_SYNCHRONOUS = 'FULL';
 
@@ -130,6 +135,7 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
   }
   let raw: Database.Database | undefined;
   try {
+    if (path !== ':memory:') createPrivateFile(path);
     raw = new Database(path, { timeout: busyTimeoutMs });
     raw.pragma('journal_mode = WAL');
     raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -147,4 +153,23 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
     dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
   });
   return { db, dialect: 'sqlite', rowRunner: createSqliteRowRunner(raw), close: once(() => db.destroy()) };
+}
+
+/**
+ * Creates `path` empty with {@link SQLITE_FILE_MODE} (whatever the umask) unless it exists; SQLite then
+ * opens the empty file as a new database. An existing file keeps its mode: the operator may have chosen it.
+ */
+function createPrivateFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', SQLITE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fchmodSync(fd, SQLITE_FILE_MODE);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -36,6 +36,12 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--reconcile-cron <expr>',
       'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
+    )
+    .addHelpText(
+      'after',
+      '\nHOOKSYNC_ADMIN_TOKEN (at least 32 characters: openssl rand -hex 32) turns on /admin and /ui;\n' +
+        'HOOKSYNC_UI_SESSION_MINUTES (default 120) is how long a /ui sign-in lasts;\n' +
+        'HOOKSYNC_ALLOW_INSECURE_HTTP=1 accepts http:// service and key-set URLs to hosts other than loopback.',
     );
   addServiceOptions(command);
   addDatabaseOption(command);

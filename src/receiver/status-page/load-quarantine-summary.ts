@@ -1,6 +1,7 @@
 /**
  * The quarantine as the status page shows it: how many refused callbacks per reason, and the latest ones
- * with the first bytes of their body (a body can be 32 MiB, so only a prefix is read from the database).
+ * with their ids and reasons. A body may hold personal data, so its first bytes are read only when the
+ * operator asks for them (a body can be 32 MiB, so only a prefix is read from the database).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../storage/database.js';
@@ -19,8 +20,11 @@ export interface QuarantineEntry {
   readonly kind: string | null;
   readonly contentType: string | null;
   readonly receivedAt: string;
-  /** The start of the body decoded as UTF-8 (invalid bytes become U+FFFD; a character cut at the end is dropped). */
-  readonly bodyPreview: string;
+  /**
+   * The start of the body decoded as UTF-8 (invalid bytes become U+FFFD; a character cut at the end is
+   * dropped); undefined unless bodies were asked for.
+   */
+  readonly bodyPreview: string | undefined;
   readonly bodyBytes: number;
 }
 
@@ -31,13 +35,25 @@ export interface QuarantineSummary {
   readonly reasons: readonly { readonly reason: string; readonly count: number }[];
   /** Newest first. */
   readonly latest: readonly QuarantineEntry[];
+  /** Whether each entry holds the start of its body. */
+  readonly bodies: boolean;
+}
+
+/** Knobs of {@link loadQuarantineSummary}. */
+export interface LoadQuarantineSummaryOptions {
+  /** Entries listed (default {@link DEFAULT_QUARANTINE_LIST_LIMIT}). */
+  limit?: number;
+  /** Also read the start of each body (default false: bodies may hold personal data). */
+  bodies?: boolean;
 }
 
 /** Reads the quarantine summary. */
 export async function loadQuarantineSummary(
   db: Kysely<Database>,
-  limit: number = DEFAULT_QUARANTINE_LIST_LIMIT,
+  options: LoadQuarantineSummaryOptions = {},
 ): Promise<QuarantineSummary> {
+  const limit = options.limit ?? DEFAULT_QUARANTINE_LIST_LIMIT;
+  const bodies = options.bodies === true;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('limit must be a positive integer');
   const reasonRows = await db
     .selectFrom('quarantine')
@@ -59,7 +75,9 @@ export async function loadQuarantineSummary(
       'kind',
       'content_type',
       'received_at',
-      sql<Uint8Array | null>`substr(body, 1, ${sql.lit(DEFAULT_BODY_PREVIEW_BYTES)})`.as('body_prefix'),
+      bodies
+        ? sql<Uint8Array | null>`substr(body, 1, ${sql.lit(DEFAULT_BODY_PREVIEW_BYTES)})`.as('body_prefix')
+        : sql<null>`null`.as('body_prefix'),
       sql<number | string | null>`length(body)`.as('body_bytes'),
     ])
     .orderBy('received_at', 'desc')
@@ -69,6 +87,7 @@ export async function loadQuarantineSummary(
   return {
     total: reasons.reduce((sum, r) => sum + r.count, 0),
     reasons,
+    bodies,
     latest: rows.map((row) => ({
       id: row.id,
       reason: row.reason,
@@ -77,7 +96,7 @@ export async function loadQuarantineSummary(
       kind: row.kind,
       contentType: row.content_type,
       receivedAt: row.received_at,
-      bodyPreview: decodePrefix(row.body_prefix),
+      bodyPreview: bodies ? decodePrefix(row.body_prefix) : undefined,
       bodyBytes: Number(row.body_bytes ?? 0),
     })),
   };

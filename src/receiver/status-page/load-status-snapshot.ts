@@ -55,6 +55,8 @@ export interface LoadStatusSnapshotDeps {
   now: Date;
   /** Where unreadable sections are reported. */
   logger?: Logger;
+  /** Read the start of each quarantined body (default false: they may hold personal data). */
+  bodies?: boolean;
 }
 
 async function section<T>(
@@ -77,7 +79,7 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
   if (!Number.isFinite(nowMs)) throw new TypeError('now must be a valid Date');
   const [deliveries, quarantine, ledger, runs, cursors] = await Promise.all([
     section('deliveries', logger, () => loadDeliveryStats(db, nowMs)),
-    section('quarantine', logger, () => loadQuarantineSummary(db)),
+    section('quarantine', logger, () => loadQuarantineSummary(db, { bodies: deps.bodies === true })),
     section('ledger', logger, async (): Promise<LedgerSummary> => {
       const [counts, pending, notFound] = await Promise.all([
         countExpectedJobs(db),
@@ -102,5 +104,12 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
       }));
     }),
   ]);
-  return { generatedAt: new Date(nowMs).toISOString(), deliveries, quarantine, ledger, runs, cursors };
+  return {
+    generatedAt: new Date(nowMs).toISOString(),
+    deliveries,
+    quarantine,
+    ledger,
+    runs,
+    cursors,
+  };
 }

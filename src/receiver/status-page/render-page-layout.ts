@@ -36,6 +36,7 @@ code { font: 0.85rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .more { color: var(--muted); }
 .body-meta { display: block; color: var(--muted); font-size: 0.8rem; white-space: nowrap; }
 .lead { font-size: 1rem; }
+.note { color: var(--muted); }
 .alert { background: var(--warn); border-left: 4px solid #bf8700; padding: 0.5rem 0.75rem; }
 .unavailable { color: var(--bad); }
 .error { color: var(--bad); font-weight: 600; }

@@ -59,7 +59,12 @@ ${renderSection(snapshot.deliveries, renderDeliveryChart)}
 </section>
 <section id="quarantine" aria-labelledby="quarantine-heading">
 <h2 id="quarantine-heading">Quarantine</h2>
-${renderSection(snapshot.quarantine, renderQuarantine)}
+${renderSection(snapshot.quarantine, (summary) =>
+  renderQuarantine(summary, {
+    withBodies: `${links.page}?bodies=1#quarantine`,
+    withoutBodies: `${links.page}#quarantine`,
+  }),
+)}
 </section>
 <section id="ledger" aria-labelledby="ledger-heading">
 <h2 id="ledger-heading">Ledger of expected jobs</h2>

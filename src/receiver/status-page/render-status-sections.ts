@@ -36,28 +36,52 @@ function code(text: string | null | undefined): HtmlValue {
   return text === null || text === undefined || text === '' ? '—' : html`<code>${text}</code>`;
 }
 
-/** Reason counts and the latest quarantined callbacks. */
-export function renderQuarantine(summary: QuarantineSummary): SafeHtml {
+/** Where the quarantine section's "show bodies" / "hide bodies" link points. */
+export interface QuarantineLinks {
+  /** The page with the start of each body shown. */
+  readonly withBodies: string;
+  /** The page without bodies. */
+  readonly withoutBodies: string;
+}
+
+function bodyCell(q: QuarantineSummary['latest'][number]): SafeHtml {
+  const meta = html`<span class="body-meta">${formatCount(q.bodyBytes)} bytes, ${q.contentType ?? 'no content type'}</span>`;
+  if (q.bodyPreview === undefined) return meta;
+  const more = q.bodyBytes > new TextEncoder().encode(q.bodyPreview).length;
+  return html`${meta}<code class="body-preview">${q.bodyPreview}</code>${more ? html`<span class="more">…</span>` : ''}`;
+}
+
+/**
+ * Reason counts and the latest quarantined callbacks: ids and reasons, and the start of each body only
+ * when the snapshot was read with bodies (the operator asked: bodies may hold personal data).
+ */
+export function renderQuarantine(summary: QuarantineSummary, links?: QuarantineLinks): SafeHtml {
   const reasons = summary.reasons.map(
     (r) =>
       html`<tr><th scope="row"><code>${r.reason}</code></th><td class="num">${formatCount(r.count)}</td></tr>`,
   );
+  const { bodies } = summary;
   const latest = summary.latest.map(
     (q) => html`<tr>
-<td class="time">${formatInstant(q.receivedAt)}</td><td><code>${q.reason}</code></td><td>${q.detail === null ? '—' : redactSecrets(q.detail)}</td>
+<td class="time">${formatInstant(q.receivedAt)}</td><td><code>${q.id}</code></td><td><code>${q.reason}</code></td><td>${q.detail === null ? '—' : redactSecrets(q.detail)}</td>
 <td>${code(q.claimedJobId)}</td><td>${q.kind ?? '—'}</td>
-<td><span class="body-meta">${formatCount(q.bodyBytes)} bytes, ${q.contentType ?? 'no content type'}</span><code class="body-preview">${q.bodyPreview}</code>${
-      q.bodyBytes > new TextEncoder().encode(q.bodyPreview).length ? html`<span class="more">…</span>` : ''
-    }</td>
+<td>${bodyCell(q)}</td>
 </tr>`,
   );
+  const toggle =
+    links === undefined
+      ? ''
+      : bodies
+        ? html`<p class="note">Showing the start of each body, which may hold personal data. <a href="${links.withoutBodies}">Hide bodies</a></p>`
+        : html`<p class="note">Bodies are hidden: they may hold personal data. <a href="${links.withBodies}">Show the start of each body</a></p>`;
   return html`<p class="lead">${formatCount(summary.total)} refused callback${summary.total === 1 ? '' : 's'} kept in quarantine.</p>
 <h3 id="quarantine-reasons">Reasons</h3>
 ${table('Quarantined callbacks by reason', ['Reason', 'Count'], reasons, 'The quarantine is empty.')}
 <h3 id="quarantine-latest">Latest ${formatCount(summary.latest.length)}</h3>
+${toggle}
 ${table(
   'Latest quarantined callbacks, newest first',
-  ['Received', 'Reason', 'Detail', 'Claimed job_id', 'Kind', 'Body (start)'],
+  ['Received', 'Id', 'Reason', 'Detail', 'Claimed job_id', 'Kind', bodies ? 'Body (start)' : 'Body'],
   latest,
   'Nothing quarantined.',
 )}`;

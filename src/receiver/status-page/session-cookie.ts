@@ -1,50 +1,58 @@
 /**
- * The status page's session cookie: `v1.<expiry epoch seconds>.<HMAC-SHA256 keyed by the admin token>`.
- * It proves that its holder knew the token without carrying it; it stops working when it expires or when
- * the token changes, and every replica holding the same token accepts it (no server-side session store).
+ * The status page's session cookie: `v2.<session id>.<expiry epoch seconds>.<HMAC-SHA256 keyed by the admin
+ * token>`. It proves that the server made it for a holder of the token, without carrying the token; the
+ * session itself lives server-side (ui-sessions.ts), so signing out ends it on every replica. It also stops
+ * working when it expires or when the token changes.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { isSameSecret } from '../../admin-access/is-same-secret.js';
 
 /** Name of the cookie. */
 export const SESSION_COOKIE_NAME = 'hooksync_ui_session';
-/** How long a login lasts: 12 hours. */
-export const DEFAULT_SESSION_SECONDS = 12 * 60 * 60;
+/** How long a sign-in lasts unless configured (HOOKSYNC_UI_SESSION_MINUTES): 2 hours. */
+export const DEFAULT_SESSION_SECONDS = 2 * 60 * 60;
 
-const VERSION = 'v1';
+const VERSION = 'v2';
 const LABEL = 'hooksync status page session';
+const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
 
-function sign(token: string, expiresAtSeconds: number): string {
-  return createHmac('sha256', token).update(`${LABEL}|${VERSION}|${expiresAtSeconds}`).digest('base64url');
+function sign(token: string, sessionId: string, expiresAtSeconds: number): string {
+  return createHmac('sha256', token)
+    .update(`${LABEL}|${VERSION}|${sessionId}|${expiresAtSeconds}`)
+    .digest('base64url');
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+/** A new random session id (128 bits, base64url). */
+export function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** The cookie value for session `sessionId`, ending at `expiresAtMs` (epoch ms, rounded down to a second). */
+export function createSessionValue(token: string, sessionId: string, expiresAtMs: number): string {
+  if (token === '') throw new TypeError('createSessionValue needs a non-empty token');
+  if (!SESSION_ID.test(sessionId)) throw new TypeError('sessionId must come from newSessionId()');
+  if (!Number.isFinite(expiresAtMs)) throw new TypeError('expiresAtMs must be a finite number');
+  const expiresAtSeconds = Math.floor(expiresAtMs / 1000);
+  return `${VERSION}.${sessionId}.${expiresAtSeconds}.${sign(token, sessionId, expiresAtSeconds)}`;
 }
 
 /**
- * True when two secrets are equal. Both are hashed first, so the comparison takes the same time whatever
- * the length or content of the guess.
+ * The session a cookie value names, when it was made with `token` and has not expired at `nowMs`; else
+ * undefined. The caller still checks that the session exists server-side.
  */
-export function isSameSecret(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
-}
-
-/** The cookie value for a session that ends at `expiresAtMs` (epoch ms, rounded down to a second). */
-export function createSessionValue(token: string, expiresAtMs: number): string {
-  if (token === '') throw new TypeError('createSessionValue needs a non-empty token');
-  if (!Number.isFinite(expiresAtMs)) throw new TypeError('expiresAtMs must be a finite number');
-  const expiresAtSeconds = Math.floor(expiresAtMs / 1000);
-  return `${VERSION}.${expiresAtSeconds}.${sign(token, expiresAtSeconds)}`;
-}
-
-/** True when `value` is a session cookie made with `token` that has not expired at `nowMs`. */
-export function isValidSessionValue(value: string | undefined, token: string, nowMs: number): boolean {
-  if (value === undefined || token === '') return false;
-  const match = /^v1\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (match === null) return false;
-  const expiresAtSeconds = Number(match[1]);
-  const same = isSameSecret(match[2] ?? '', sign(token, expiresAtSeconds));
-  return same && expiresAtSeconds * 1000 > nowMs;
+export function parseSessionValue(
+  value: string | undefined,
+  token: string,
+  nowMs: number,
+): { readonly sessionId: string; readonly expiresAtMs: number } | undefined {
+  if (value === undefined || token === '') return undefined;
+  const match = /^v2\.([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (match === null) return undefined;
+  const sessionId = match[1] ?? '';
+  const expiresAtSeconds = Number(match[2]);
+  const same = isSameSecret(match[3] ?? '', sign(token, sessionId, expiresAtSeconds));
+  if (!same || expiresAtSeconds * 1000 <= nowMs) return undefined;
+  return { sessionId, expiresAtMs: expiresAtSeconds * 1000 };
 }
 
 /** The value of cookie `name` in a Cookie header, or undefined. */

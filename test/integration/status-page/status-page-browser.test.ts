@@ -122,6 +122,13 @@ describe.skipIf(!HAS_CHROMIUM)(chromiumSuiteName('status page in Chromium'), () 
       expect(await reasons.getByText(HOSTILE.reason, { exact: true }).isVisible()).toBe(true);
       const latest = page.getByRole('table', { name: 'Latest quarantined callbacks, newest first' });
       expect(await latest.getByText(HOSTILE.detail, { exact: true }).isVisible()).toBe(true);
+      // Bodies may hold personal data: hidden until the operator asks for them.
+      expect(await latest.getByText(HOSTILE.body, { exact: true }).count()).toBe(0);
+      await Promise.all([
+        page.waitForResponse((r) => r.url().startsWith(`${app.base}/ui?bodies=1`)),
+        page.getByRole('link', { name: 'Show the start of each body' }).click(),
+      ]);
+      await page.waitForLoadState('load');
       expect(await latest.getByText(HOSTILE.body, { exact: true }).isVisible()).toBe(true);
       expect(await page.locator('#injected').count()).toBe(0);
       expect(await page.locator('img').count()).toBe(0);

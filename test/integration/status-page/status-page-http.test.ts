@@ -1,18 +1,19 @@
 /**
  * GET /ui over plain HTTP on a real socket and a real SQLite file: who gets in (bearer, session cookie
- * from the login form, nobody when no token is configured), that hostile quarantined text is escaped,
- * and that no secret reaches the page or the cookie.
+ * from the login form, nobody when no token is configured), that signing out ends the session server-side,
+ * that wrong tokens are throttled per client address (several 127.0.0.0/8 source addresses), that bodies
+ * are shown only when asked and hostile quarantined text is escaped, and that no secret reaches the page
+ * or the cookie.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LOGIN_FAILURES_PER_MINUTE,
-  STATUS_PAGE_PATH,
-} from '../../../src/receiver/status-page/create-status-page-router.js';
+import { DEFAULT_FAILURES_PER_ADDRESS } from '../../../src/admin-access/create-auth-throttle.js';
+import { STATUS_PAGE_PATH } from '../../../src/receiver/status-page/create-status-page-router.js';
 import {
   DEFAULT_SESSION_SECONDS,
   SESSION_COOKIE_NAME,
 } from '../../../src/receiver/status-page/session-cookie.js';
+import { requestFrom, signInFrom } from '../../helpers/request-from-address.js';
 import {
   createStatusSqlite,
   HOSTILE,
@@ -79,7 +80,10 @@ describe('status page with a token', () => {
     ['a wrong bearer token', { authorization: 'Bearer wrong' }],
     ['a prefix of the token', { authorization: `Bearer ${TOKEN.slice(0, -1)}` }],
     ['the token as a cookie', { cookie: `${SESSION_COOKIE_NAME}=${TOKEN}` }],
-    ['a forged cookie', { cookie: `${SESSION_COOKIE_NAME}=v1.9999999999.${'A'.repeat(43)}` }],
+    [
+      'a forged cookie',
+      { cookie: `${SESSION_COOKIE_NAME}=v2.${'B'.repeat(22)}.9999999999.${'A'.repeat(43)}` },
+    ],
   ])('answers 401 with the login form to %s', async (_what, headers: Record<string, string>) => {
     const response = await fetch(`${app.base}/ui`, { headers });
     expect(response.status).toBe(401);
@@ -118,9 +122,23 @@ describe('status page with a token', () => {
     expect(page).toMatch(/<strong>7<\/strong>/);
   });
 
+  it('shows quarantined ids and reasons but no body content unless asked (?bodies=1)', async () => {
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    const plain = await (await fetch(`${app.base}/ui`, { headers: bearer })).text();
+    expect(plain).toContain('<code>q3</code>');
+    expect(plain).toContain('&lt;script&gt;window.__pwned = &quot;reason&quot;&lt;/script&gt;');
+    expect(plain).not.toContain('class="body-preview"');
+    expect(plain).not.toContain('&quot;x&quot;:1');
+    expect(plain).toContain('href="/ui?bodies=1#quarantine"');
+    const shown = await (await fetch(`${app.base}/ui?bodies=1`, { headers: bearer })).text();
+    expect(shown).toContain('class="body-preview"');
+    expect(shown).toContain('&quot;x&quot;:1');
+    expect(shown).toContain('href="/ui#quarantine">Hide bodies');
+  });
+
   it('escapes every hostile quarantined value: none of it becomes markup', async () => {
     const page = await (
-      await fetch(`${app.base}/ui`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      await fetch(`${app.base}/ui?bodies=1`, { headers: { authorization: `Bearer ${TOKEN}` } })
     ).text();
     for (const hostile of Object.values(HOSTILE)) expect(page).not.toContain(hostile);
     expect(page).toContain('&lt;script&gt;window.__pwned = &quot;reason&quot;&lt;/script&gt;');
@@ -139,7 +157,7 @@ describe('status page with a token', () => {
     const setCookie = response.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(
       new RegExp(
-        `^${SESSION_COOKIE_NAME}=v1\\.\\d+\\.[A-Za-z0-9_-]{43}; Path=/ui; Max-Age=${DEFAULT_SESSION_SECONDS}; HttpOnly; SameSite=Strict$`,
+        `^${SESSION_COOKIE_NAME}=v2\\.[A-Za-z0-9_-]{22}\\.\\d+\\.[A-Za-z0-9_-]{43}; Path=/ui; Max-Age=${DEFAULT_SESSION_SECONDS}; HttpOnly; SameSite=Strict$`,
       ),
     );
     expect(setCookie).not.toContain(TOKEN);
@@ -167,12 +185,27 @@ describe('status page with a token', () => {
     app.setNow(SEED_NOW);
   });
 
-  it('signs out by clearing the cookie', async () => {
-    const response = await fetch(`${app.base}/ui/logout`, { method: 'POST', redirect: 'manual' });
+  it('lasts less than 12 hours by default', () => {
+    expect(DEFAULT_SESSION_SECONDS).toBeLessThan(12 * 60 * 60);
+  });
+
+  it('signs out server-side: the cleared cookie, and any copy of it kept elsewhere, stop working', async () => {
+    const cookie = cookieOf(await login(app, TOKEN));
+    const other = cookieOf(await login(app, TOKEN));
+    expect((await fetch(`${app.base}/ui`, { headers: { cookie } })).status).toBe(200);
+    const response = await fetch(`${app.base}/ui/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie },
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('set-cookie')).toMatch(
       new RegExp(`^${SESSION_COOKIE_NAME}=; Path=/ui; Max-Age=0; HttpOnly; SameSite=Strict$`),
     );
+    // A copy of the signed-out cookie (another tab, a stolen value) is refused: the session row is gone.
+    expect((await fetch(`${app.base}/ui`, { headers: { cookie } })).status).toBe(401);
+    // Another browser's session is its own and goes on.
+    expect((await fetch(`${app.base}/ui`, { headers: { cookie: other } })).status).toBe(200);
   });
 
   it('never shows the token on any page it serves', async () => {
@@ -206,21 +239,34 @@ describe('a section that cannot be read', () => {
 });
 
 describe('sign-in throttle', () => {
-  it(`answers 429 after ${DEFAULT_LOGIN_FAILURES_PER_MINUTE} failures in a minute, even to the right token, then lets it in`, async () => {
+  it(`refuses an address after ${DEFAULT_FAILURES_PER_ADDRESS} wrong tokens in a minute, even the right one, while another address gets in`, async () => {
     const app = await startStatusApp(temp.database.db, TOKEN, SEED_NOW);
+    const bearer = { authorization: `Bearer ${TOKEN}` };
     try {
-      for (let i = 0; i < DEFAULT_LOGIN_FAILURES_PER_MINUTE; i++)
-        expect((await login(app, `guess-${i}`)).status).toBe(401);
-      const throttled = await login(app, TOKEN);
+      // Form and bearer guesses from 127.0.0.3 count together.
+      for (let i = 0; i < DEFAULT_FAILURES_PER_ADDRESS; i++) {
+        const answer =
+          i % 2 === 0
+            ? await signInFrom('127.0.0.3', app.base, `guess-${i}`)
+            : await requestFrom('127.0.0.3', `${app.base}/ui`, {
+                headers: { authorization: `Bearer guess-${i}` },
+              });
+        expect(answer.status).toBe(401);
+      }
+      const throttled = await signInFrom('127.0.0.3', app.base, TOKEN);
       expect(throttled.status).toBe(429);
-      expect(throttled.headers.get('retry-after')).toBe('60');
-      // The bearer header is not throttled: scripts keep working during a guessing attack.
-      expect((await fetch(`${app.base}/ui`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
-        200,
-      );
+      expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(throttled.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect((await requestFrom('127.0.0.3', `${app.base}/ui`, { headers: bearer })).status).toBe(429);
+      // The flood from 127.0.0.3 does not lock out 127.0.0.4: the admin signs in and reads the page.
+      expect((await signInFrom('127.0.0.4', app.base, TOKEN)).status).toBe(303);
+      expect((await requestFrom('127.0.0.4', `${app.base}/ui`, { headers: bearer })).status).toBe(200);
+      // A visit without credentials is not a guess: it gets the form, not a 429.
+      expect((await requestFrom('127.0.0.3', `${app.base}/ui`)).status).toBe(401);
       app.setNow(SEED_NOW + 61_000);
-      expect((await login(app, TOKEN)).status).toBe(303);
+      expect((await signInFrom('127.0.0.3', app.base, TOKEN)).status).toBe(303);
     } finally {
+      app.setNow(SEED_NOW);
       await app.close();
     }
   });

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       unsigned: 'reject',
       adminToken: undefined,
       logLevel: 'info',
+      uiSessionMinutes: 120,
+      allowInsecureHttp: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -42,14 +44,14 @@ describe('loadConfig', () => {
     const config = loadConfig(
       {
         HOOKSYNC_PORT: '1',
-        HOOKSYNC_API_BASE_URL: 'http://a.example',
-        HOOKSYNC_JWKS_URL: 'http://keys.example/k',
+        HOOKSYNC_API_BASE_URL: 'https://a.example',
+        HOOKSYNC_JWKS_URL: 'https://keys.example/k',
       },
       { port: '2', databaseUrl: '/tmp/x.db' },
     );
     expect(config.port).toBe(2);
     expect(config.databaseUrl).toBe('/tmp/x.db');
-    expect(config.jwksUrl).toBe('http://keys.example/k');
+    expect(config.jwksUrl).toBe('https://keys.example/k');
   });
 
   it.each([
@@ -59,6 +61,9 @@ describe('loadConfig', () => {
     ['HOOKSYNC_LOG_LEVEL', 'loud', /HOOKSYNC_LOG_LEVEL must be one of/],
     ['HOOKSYNC_API_BASE_URL', 'ftp://x', /HOOKSYNC_API_BASE_URL must be an http\(s\) URL/],
     ['HOOKSYNC_JWKS_URL', 'not a url', /HOOKSYNC_JWKS_URL/],
+    ['HOOKSYNC_UI_SESSION_MINUTES', '0', /HOOKSYNC_UI_SESSION_MINUTES must be an integer from 1 to 10080/],
+    ['HOOKSYNC_UI_SESSION_MINUTES', '90.5', /HOOKSYNC_UI_SESSION_MINUTES/],
+    ['HOOKSYNC_ALLOW_INSECURE_HTTP', 'maybe', /HOOKSYNC_ALLOW_INSECURE_HTTP must be 1 or 0/],
     [
       'HOOKSYNC_DATABASE_URL',
       'mysql://x/y',
@@ -78,5 +83,62 @@ describe('loadConfig', () => {
     }
     expect(message).toMatch(/HOOKSYNC_DATABASE_URL/);
     expect(message).not.toMatch(/hunter2/);
+  });
+
+  it('accepts http:// service and key-set URLs only for loopback hosts, unless explicitly allowed', () => {
+    for (const base of [
+      'http://127.0.0.1:8788',
+      'http://127.8.9.10',
+      'http://localhost:8788',
+      'http://sim.localhost',
+      'http://[::1]:8788',
+      'http://0.0.0.0:8788',
+      'https://api.example.com',
+    ]) {
+      expect(loadConfig({ HOOKSYNC_API_BASE_URL: base }).apiBaseUrl).toBe(base);
+    }
+    for (const [variable, value] of [
+      ['HOOKSYNC_API_BASE_URL', 'http://api.example.com'],
+      ['HOOKSYNC_API_BASE_URL', 'http://10.0.0.5:8788'],
+      ['HOOKSYNC_API_BASE_URL', 'http://127.0.0.1.example.com'],
+      ['HOOKSYNC_JWKS_URL', 'http://keys.example/jwks.json'],
+    ] as const) {
+      expect(() => loadConfig({ [variable]: value })).toThrow(
+        new RegExp(
+          `^${variable} must be https:// unless its host is loopback.*HOOKSYNC_ALLOW_INSECURE_HTTP=1`,
+        ),
+      );
+      const allowed = loadConfig({ [variable]: value, HOOKSYNC_ALLOW_INSECURE_HTTP: '1' });
+      expect(variable === 'HOOKSYNC_JWKS_URL' ? allowed.jwksUrl : allowed.apiBaseUrl).toBe(value);
+    }
+    expect(loadConfig({ HOOKSYNC_ALLOW_INSECURE_HTTP: 'true' }).allowInsecureHttp).toBe(true);
+    expect(loadConfig({}, { allowInsecureHttp: true }).allowInsecureHttp).toBe(true);
+  });
+
+  it('refuses a user name or password in a service or key-set URL, and never prints them', () => {
+    for (const variable of ['HOOKSYNC_API_BASE_URL', 'HOOKSYNC_JWKS_URL']) {
+      for (const value of [
+        'https://user:hunter2@api.example.com',
+        'https://hunter2@api.example.com/v1',
+        'http://admin:hunter2@127.0.0.1:8788',
+        'ftp://user:hunter2@x',
+        'https://user:hunter2@[bad',
+      ]) {
+        let message = '';
+        try {
+          loadConfig({ [variable]: value, HOOKSYNC_ALLOW_INSECURE_HTTP: '1' });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(new RegExp(`^${variable} `));
+        expect(message).not.toContain('hunter2');
+        expect(message).not.toContain('user:');
+      }
+    }
+  });
+
+  it('reads how long a status page sign-in lasts', () => {
+    expect(loadConfig({ HOOKSYNC_UI_SESSION_MINUTES: '30' }).uiSessionMinutes).toBe(30);
   });
 });

@@ -128,7 +128,11 @@ describe('docker-compose.yml', () => {
     const env = Object.fromEntries(
       Object.entries(environment('hooksync')).map(([k, v]) => [k, withDefaults(String(v ?? ''))]),
     );
-    const config = loadConfig(env);
+    // The simulator is plain http on the compose network: refused unless the trial allows it explicitly.
+    expect(() => loadConfig(env)).toThrow(
+      /HOOKSYNC_API_BASE_URL must be https:\/\/.*HOOKSYNC_ALLOW_INSECURE_HTTP=1/,
+    );
+    const config = loadConfig({ ...env, HOOKSYNC_ALLOW_INSECURE_HTTP: '1' });
     expect(config.databaseUrl).toMatch(/^postgres:\/\//);
     const database = new URL(config.databaseUrl);
     const postgresEnv = environment('postgres');

@@ -1,12 +1,22 @@
 /**
- * The admin API on a real express app on 127.0.0.1 port 0, over a real SQLite file.
+ * The admin API on a real express app on 127.0.0.1 port 0, over a real SQLite file; guessing the token
+ * from several 127.0.0.0/8 source addresses.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import express from 'express';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAdminRouter, isAuthorizedBearer } from '../../../src/reconcile/create-admin-router.js';
+import {
+  type AuthThrottle,
+  createAuthThrottle,
+  DEFAULT_FAILURES_PER_ADDRESS,
+} from '../../../src/admin-access/create-auth-throttle.js';
+import { isAuthorizedBearer } from '../../../src/admin-access/is-same-secret.js';
+import { createAdminRouter } from '../../../src/reconcile/create-admin-router.js';
 import { countExpectedJobs } from '../../../src/reconcile/list-expected-jobs.js';
+import { requestFrom } from '../../helpers/request-from-address.js';
 import { createTempSqlite, type TempDatabase } from './helpers/temp-database.js';
 
 const TOKEN = 'admin-token-of-some-length-0123456789';
@@ -18,9 +28,12 @@ let temp: TempDatabase;
 let server: Server;
 let base: string;
 
-async function start(adminToken: string | undefined): Promise<void> {
+async function start(
+  adminToken: string | undefined,
+  extra: { throttle?: AuthThrottle; logger?: pino.Logger } = {},
+): Promise<void> {
   const app = express();
-  app.use(createAdminRouter({ db: temp.database.db, adminToken, now: () => NOW }));
+  app.use(createAdminRouter({ db: temp.database.db, adminToken, now: () => NOW, ...extra }));
   app.use((_req, res) => void res.status(404).json({ code: 'NOT_FOUND' }));
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -175,5 +188,87 @@ describe('isAuthorizedBearer', () => {
     [undefined, false],
   ])('%j → %s', (header, expected) => {
     expect(isAuthorizedBearer(header, TOKEN)).toBe(expected);
+  });
+});
+
+describe('admin token rules', () => {
+  it('refuses a token shorter than 32 characters', () => {
+    expect(() => createAdminRouter({ db: temp.database.db, adminToken: 'trial-token' })).toThrow(
+      /at least 32/,
+    );
+    expect(() => createAdminRouter({ db: temp.database.db, adminToken: 'x'.repeat(31) })).toThrow(TypeError);
+    expect(() => createAdminRouter({ db: temp.database.db, adminToken: 'x'.repeat(32) })).not.toThrow();
+    // The tests' afterEach closes a server.
+    server = express().listen(0, '127.0.0.1');
+  });
+});
+
+describe('guessing the admin token', () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const list = (from: string, token: string) =>
+    requestFrom(from, `${base}/admin/expected-jobs`, { headers: bearer(token) });
+
+  it('throttles a flood from one address, bounded and logged, without locking out another address', async () => {
+    const lines: Array<{ level: number; msg: string; address?: string }> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    await start(TOKEN, { logger, throttle: createAuthThrottle({ logger, now: () => NOW }) });
+    const FLOOD = 300;
+    const statuses: number[] = [];
+    // 300 guesses from 127.0.0.5, 20 at a time.
+    for (let i = 0; i < FLOOD; i += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, (_, j) => list('127.0.0.5', `guess-${i + j}`)),
+      );
+      statuses.push(...batch.map((answer) => answer.status));
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(DEFAULT_FAILURES_PER_ADDRESS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(FLOOD - DEFAULT_FAILURES_PER_ADDRESS);
+    // Refused unchecked: the right token from the flooding address is refused too.
+    const right = await list('127.0.0.5', TOKEN);
+    expect(right.status).toBe(429);
+    expect(JSON.parse(right.body)).toMatchObject({ code: 'TOO_MANY_FAILED_ATTEMPTS' });
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not locked out.
+    expect((await list('127.0.0.6', TOKEN)).status).toBe(200);
+    // Logged at warn, one line per checked guess and one when throttling starts: not one per request.
+    const warnings = lines.filter((line) => line.level === 40);
+    expect(warnings.filter((line) => line.msg === 'admin token refused')).toHaveLength(
+      DEFAULT_FAILURES_PER_ADDRESS,
+    );
+    expect(warnings.filter((line) => /throttled/.test(line.msg))).toHaveLength(1);
+    expect(warnings.every((line) => line.address === '127.0.0.5')).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it('past the global ceiling, still checks an address with no failures, so the admin gets in', async () => {
+    let now = NOW;
+    const refused: string[] = [];
+    const throttle = createAuthThrottle({
+      failuresPerAddress: 3,
+      globalFailures: 6,
+      now: () => now,
+      onRefused: (surface, refusal) => refused.push(`${surface}:${refusal}`),
+    });
+    await start(TOKEN, { throttle });
+    // Three addresses guess twice each: none reaches its own limit, together they reach the ceiling.
+    for (const from of ['127.0.0.7', '127.0.0.8', '127.0.0.9']) {
+      for (let i = 0; i < 2; i++) expect((await list(from, `guess-${i}`)).status).toBe(401);
+    }
+    // Addresses that guessed are refused unchecked now; a clean one is still checked.
+    expect((await list('127.0.0.7', TOKEN)).status).toBe(429);
+    expect((await list('127.0.0.10', TOKEN)).status).toBe(200);
+    expect((await list('127.0.0.11', 'another-guess')).status).toBe(401);
+    expect((await list('127.0.0.11', TOKEN)).status).toBe(429);
+    expect(refused.filter((r) => r === 'admin_api:wrong_token')).toHaveLength(7);
+    expect(refused.filter((r) => r === 'admin_api:throttled')).toHaveLength(2);
+    // A minute later the window has passed.
+    now += 60_000;
+    expect((await list('127.0.0.7', TOKEN)).status).toBe(200);
   });
 });

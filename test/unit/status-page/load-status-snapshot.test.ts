@@ -48,8 +48,23 @@ function suite(open: () => Promise<StatusDatabase>): void {
     });
   });
 
-  it('reads every section', async () => {
+  it('reads no body content unless asked: ids, reasons and sizes only', async () => {
     const snapshot = await loadStatusSnapshot({ db: temp.database.db, now: new Date(SEED_NOW) });
+    if (!snapshot.quarantine.ok) throw new Error('the quarantine could not be read');
+    expect(snapshot.quarantine.value.bodies).toBe(false);
+    expect(snapshot.quarantine.value.latest.map((e) => e.id)).toEqual(['q3', 'q2', 'q1', 'q0']);
+    for (const entry of snapshot.quarantine.value.latest) {
+      expect(entry.bodyPreview).toBeUndefined();
+      expect(entry.bodyBytes).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads every section', async () => {
+    const snapshot = await loadStatusSnapshot({
+      db: temp.database.db,
+      now: new Date(SEED_NOW),
+      bodies: true,
+    });
     expect(snapshot.generatedAt).toBe(new Date(SEED_NOW).toISOString());
     if (
       !snapshot.quarantine.ok ||
@@ -71,7 +86,7 @@ function suite(open: () => Promise<StatusDatabase>): void {
     });
     // Only a prefix of a long body is read.
     expect(q.latest[1]?.bodyBytes).toBe(5000);
-    expect(q.latest[1]?.bodyPreview.length).toBeLessThan(300);
+    expect(q.latest[1]?.bodyPreview?.length).toBeLessThan(300);
 
     const ledger = snapshot.ledger.value;
     expect(ledger.counts).toEqual({ pending: 1, received: 2, not_found: 1, failed: 1 });
@@ -102,7 +117,11 @@ function suite(open: () => Promise<StatusDatabase>): void {
         received_at: new Date(SEED_NOW).toISOString(),
       })
       .execute();
-    const snapshot = await loadStatusSnapshot({ db: temp.database.db, now: new Date(SEED_NOW) });
+    const snapshot = await loadStatusSnapshot({
+      db: temp.database.db,
+      now: new Date(SEED_NOW),
+      bodies: true,
+    });
     const entry = snapshot.quarantine.ok
       ? snapshot.quarantine.value.latest.find((e) => e.id === 'zz-utf8')
       : undefined;
