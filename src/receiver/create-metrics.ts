@@ -59,7 +59,7 @@ export function createMetrics(
     }),
     verifySeconds: new Histogram({
       name: 'hooksync_verify_seconds',
-      help: 'Time to verify a callback signature and body hash',
+      help: 'Time to verify a callback token (header, key, signature, claims), before its body is read',
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25],
       registers: [registry],
     }),

@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
-import { StorageError } from '../errors.js';
+import { type SignatureReason, StorageError } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
@@ -22,7 +22,13 @@ import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 import { createQuarantinePolicy, type Refusal } from './create-quarantine-policy.js';
 import { createUnsignedFetcher, type FinderFetch, type UnsignedFetcher } from './create-unsigned-fetcher.js';
-import { type DeliveryAnswer, HINTED_REFUSALS, refusal, retryLater } from './delivery-answer.js';
+import {
+  type DeliveryAnswer,
+  HINTED_REFUSALS,
+  type RequestRefusal,
+  refusal,
+  retryLater,
+} from './delivery-answer.js';
 import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js';
 import { declaredLength } from './read-body.js';
 import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
@@ -88,7 +94,13 @@ export interface HandlerContext {
   toleranceSeconds: number;
   now: () => number;
   fetcher: UnsignedFetcher | undefined;
-  refuse(refused: Refusal & { message: string; hintJobId?: string }): Promise<DeliveryAnswer>;
+  refuse(
+    refused: Omit<Refusal, 'reason'> & {
+      reason: SignatureReason | RequestRefusal;
+      message: string;
+      hintJobId?: string;
+    },
+  ): Promise<DeliveryAnswer>;
   commit(
     text: string,
     envelope: unknown,
@@ -139,7 +151,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     fetcher: undefined,
     async refuse(refused) {
       const { message, hintJobId, ...kept } = refused;
-      const answer = refusal(refused.reason as Parameters<typeof refusal>[0], message);
+      const answer = refusal(refused.reason, message);
       try {
         await quarantine.keep({ ...kept, detail: message });
         if (hintJobId !== undefined && HINTED_REFUSALS.has(refused.reason)) {

@@ -12,8 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countJobs } from '../../src/storage/job-queries.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
-import { postBody, residentBytes, sampleResident, sqliteBytes } from '../helpers/reliability-flood.js';
+import {
+  holdRequest,
+  postBody,
+  residentBytes,
+  sampleResident,
+  sqliteBytes,
+} from '../helpers/reliability-flood.js';
 import { RELIABILITY_MODE } from '../helpers/reliability-scale.js';
+import { affordableConnections } from '../helpers/reliability-slow-loris.js';
 import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
 import {
   createSigningKey,
@@ -170,4 +177,40 @@ describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
     },
     RELIABILITY_MODE === 'full' ? 300_000 : 120_000,
   );
+
+  it('answers genuine deliveries within 5 s while hundreds of unsigned bodies trickle in', async () => {
+    // The first test stopped its serve: this one starts its own.
+    serve = await spawnServe({ HOOKSYNC_DATABASE_URL: join(dir, 'slow.db'), HOOKSYNC_JWKS_URL: jwks.url });
+    const port = Number(new URL(serve.url).port);
+    const wanted = affordableConnections(RELIABILITY_MODE === 'full' ? 2000 : 300);
+    const body = Buffer.alloc(1024 * 1024, 0x20);
+    const slow = Array.from({ length: wanted }, () =>
+      holdRequest(port, { 'content-type': 'application/json' }, body, 1),
+    );
+    const answers = new Map<string, number>();
+    const tally = Promise.all(
+      slow.map(async (request) => {
+        const status = await request.answered;
+        answers.set(`${status ?? 'closed'}`, (answers.get(`${status ?? 'closed'}`) ?? 0) + 1);
+      }),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const genuineMs: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const answer = await genuine();
+        expect(answer.status, `genuine delivery ${i} during the slow bodies`).toBe(200);
+        genuineMs.push(Math.round(answer.ms));
+      }
+      console.log(
+        `slow unsigned bodies (${RELIABILITY_MODE}): ${JSON.stringify({ sockets: wanted, genuine_ms_max: Math.max(...genuineMs) })}`,
+      );
+      expect(Math.max(...genuineMs)).toBeLessThan(GENUINE_ANSWER_MS);
+    } finally {
+      for (const request of slow) request.destroy();
+    }
+    await tally;
+    // Beyond the unsigned pool (64), each was answered 429 at once.
+    expect(answers.get('429') ?? 0).toBeGreaterThan(0);
+  }, 60_000);
 });
