@@ -46,6 +46,7 @@ export interface SimFlags {
   reorderWindowMs?: string;
   companyCount?: string;
   peoplePerCompany?: string;
+  publicUrl?: string;
   logLevel?: string;
 }
 
@@ -119,8 +120,24 @@ export function simulatorOptionsFromFlags(flags: SimFlags, env: CliContext['env'
   });
 }
 
+/** The base URL to print: --public-url when given (an http(s) URL, no trailing slash), else where it listens. */
+export function publicBaseUrl(flag: string | undefined, listening: string): string {
+  if (flag === undefined) return listening;
+  let url: URL;
+  try {
+    url = new URL(flag);
+  } catch {
+    throw usage(`--public-url must be an http:// or https:// URL, got "${flag}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw usage(`--public-url must be an http:// or https:// URL without query or fragment, got "${flag}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
   const options = simulatorOptionsFromFlags(flags, ctx.env);
+  publicBaseUrl(flags.publicUrl, 'http://127.0.0.1');
   const { logLevel } = loadConfig(ctx.env, { logLevel: flags.logLevel });
   const logger = createLogger(logLevel);
   const { createSimulator } = await import('../../simulator/create-simulator.js');
@@ -133,9 +150,10 @@ async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
     throw error;
   }
   try {
-    writeLine(ctx.stdout, `HOOKSYNC_API_BASE_URL=${simulator.url}`);
+    const baseUrl = publicBaseUrl(flags.publicUrl, simulator.url);
+    writeLine(ctx.stdout, `HOOKSYNC_API_BASE_URL=${baseUrl}`);
     writeLine(ctx.stdout, `HOOKSYNC_API_KEY=${simulator.apiKey}`);
-    writeLine(ctx.stdout, `HOOKSYNC_JWKS_URL=${simulator.jwksUrl}`);
+    writeLine(ctx.stdout, `HOOKSYNC_JWKS_URL=${baseUrl}${new URL(simulator.jwksUrl).pathname}`);
     const signal = await ctx.shutdown;
     logger.info({ signal }, 'simulator stopping');
   } finally {
@@ -155,6 +173,10 @@ export function registerSimCommand(program: Command, ctx: CliContext): void {
     .description('run a local simulator of the service, with signed webhooks and fault injection')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--port <port>', `port to listen on, 0 for any free one (default ${DEFAULT_SIM_PORT})`)
+    .option(
+      '--public-url <url>',
+      'base URL that others reach it by, printed instead of the listening address (e.g. in compose)',
+    )
     .option('--api-key <key>', 'master API key (generated and printed when omitted)')
     .option('--sub-key <key[:per/seconds]>', 'add a sub-key, with its own rate (repeatable)', collect, [])
     .option('--seed <seed>', 'seed of the synthetic data and of every fault decision (default hooksync)')
