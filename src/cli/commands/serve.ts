@@ -1,8 +1,8 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import type { CliContext } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
 
 interface ServeFlags {
@@ -41,7 +41,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
   addDatabaseOption(command);
   addLogLevelOption(command);
   command.action(async (flags: ServeFlags) => {
-    const config = loadConfig(ctx.env, {
+    const config = loadCliConfig(ctx.env, {
       host: flags.host,
       port: flags.port,
       jwksUrl: flags.jwksUrl,

@@ -4,13 +4,13 @@
  * then serves until SIGINT or SIGTERM.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { ValidationError } from '../../errors.js';
 import { parseRateSpec, parseSubKeySpec, type SubKeySpec } from '../../simulator/api-key-registry.js';
 import type { Simulator } from '../../simulator/create-simulator.js';
 import type { SimulatorOptions } from '../../simulator/simulator-options.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addLogLevelOption } from '../options.js';
 
 /** Port of `hooksync sim` when --port is not given. */
@@ -51,7 +51,7 @@ export interface SimFlags {
 }
 
 function usage(message: string): CliError {
-  return new CliError(`hooksync sim: ${message}`, EXIT_USAGE);
+  return new CliError(message, EXIT_USAGE);
 }
 
 function integer(flag: string, value: string | undefined, min: number): number | undefined {
@@ -138,7 +138,7 @@ export function publicBaseUrl(flag: string | undefined, listening: string): stri
 async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
   const options = simulatorOptionsFromFlags(flags, ctx.env);
   publicBaseUrl(flags.publicUrl, 'http://127.0.0.1');
-  const { logLevel } = loadConfig(ctx.env, { logLevel: flags.logLevel });
+  const { logLevel } = loadCliConfig(ctx.env, { logLevel: flags.logLevel });
   const logger = createLogger(logLevel);
   const { createSimulator } = await import('../../simulator/create-simulator.js');
   let simulator: Simulator;
