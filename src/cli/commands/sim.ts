@@ -1,7 +1,7 @@
 /**
  * `hooksync sim`: the local stand-in for the service. Prints its URL, master key and key-set URL, one
- * `NAME=value` line each on stdout (the variables the rest of hooksync reads, so a script can eval them),
- * then serves until SIGINT or SIGTERM.
+ * `NAME=value` line each on stdout (the variables the rest of hooksync reads), then serves until SIGINT or
+ * SIGTERM. With --detach it serves in the background instead (detach-simulator.ts).
  */
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors.js';
@@ -47,6 +47,7 @@ export interface SimFlags {
   companyCount?: string;
   peoplePerCompany?: string;
   publicUrl?: string;
+  detach?: boolean;
   logLevel?: string;
 }
 
@@ -207,6 +208,17 @@ export function registerSimCommand(program: Command, ctx: CliContext): void {
     .option('--reorder-window-ms <ms>', 'length of a reorder window (default 200)')
     .option('--company-count <n>', 'number of synthetic companies')
     .option('--people-per-company <n>', 'number of synthetic people per company');
+  command.option(
+    '--detach',
+    `start in the background; print export lines (and HOOKSYNC_SIM_PID) once it listens, for eval "$(hooksync sim --detach)"`,
+  );
   addLogLevelOption(command);
-  command.action((flags: SimFlags) => runSim(flags, ctx));
+  command.action(async (flags: SimFlags, self: Command) => {
+    if (flags.detach !== true) return runSim(flags, ctx);
+    // Refuse bad flags here, in the foreground, before anything starts in the background.
+    simulatorOptionsFromFlags(flags, ctx.env);
+    publicBaseUrl(flags.publicUrl, 'http://127.0.0.1');
+    const { detachSimulator, foregroundArgs } = await import('../detach-simulator.js');
+    await detachSimulator(['sim', ...foregroundArgs(self, ['--detach'])], ctx);
+  });
 }
