@@ -52,8 +52,7 @@ async function demoCommand(ctx: CliContext, flags: DemoFlags): Promise<void> {
       onProgress: progress.phase,
     });
   } catch (error) {
-    if (abort.signal.aborted)
-      throw new CliError((abort.signal.reason as Error).message, EXIT_ABORTED);
+    if (abort.signal.aborted) throw new CliError((abort.signal.reason as Error).message, EXIT_ABORTED);
     throw error;
   } finally {
     progress.end();
