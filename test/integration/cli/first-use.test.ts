@@ -81,7 +81,15 @@ describe('first use of the CLI', () => {
       `hooksync: 127.0.0.1:${occupiedPort} is already in use: stop what listens there, or pick another port (--port 0 takes any free one)\n`,
     );
     const serve = await runCliCaptured(
-      ['serve', '--port', String(occupiedPort), '--database-url', join(dir, 'in-use.db')],
+      [
+        'serve',
+        '--port',
+        String(occupiedPort),
+        '--database-url',
+        join(dir, 'in-use.db'),
+        '--log-level',
+        'silent',
+      ],
       { env: { HOOKSYNC_JWKS_URL: `http://127.0.0.1:${closedPort}/.well-known/jwks.json` } },
     );
     expect(serve.code).toBe(1);
