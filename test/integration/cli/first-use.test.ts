@@ -96,6 +96,20 @@ describe('first use of the CLI', () => {
     expect(serve.stderr).toMatch(/is already in use: .*--port 0 takes any free one\)\n$/);
   });
 
+  it('prints the base URL others reach the simulator by with --public-url (as in compose)', async () => {
+    const run = await runCliCaptured(
+      ['sim', '--port', '0', '--api-key', 'k', '--public-url', 'http://sim:8788/', '--log-level', 'silent'],
+      { shutdown: Promise.resolve('SIGTERM') },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'HOOKSYNC_API_BASE_URL=http://sim:8788\nHOOKSYNC_API_KEY=k\nHOOKSYNC_JWKS_URL=http://sim:8788/.well-known/jwks.json\n',
+    );
+    const bad = await runCliCaptured(['sim', '--public-url', 'sim:8788']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^hooksync: --public-url must be an http:\/\/ or https:\/\/ URL/);
+  });
+
   it('fails at once, in one line, when the service refuses the connection', async () => {
     const run = await runCliCaptured([
       'reveal',
