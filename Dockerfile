@@ -1,5 +1,6 @@
-# syntax=docker/dockerfile:1
 # hooksync: built with its dev dependencies, run with its production dependencies only, as a non-root user.
+# No `# syntax=` line on purpose: the file needs nothing beyond the builder's own frontend, so a build never
+# fetches one from a registry (offline and air-gapped builds work, with the legacy builder or BuildKit).
 #   docker build -t hooksync .
 #   docker run -p 8787:8787 -e HOOKSYNC_API_BASE_URL=... -e HOOKSYNC_API_KEY=... -v hooksync-data:/data hooksync
 # See docs/operations.md for deploying it beside a stack, on Postgres, with the nightly reconcile.
@@ -22,6 +23,13 @@ COPY src ./src
 COPY templates ./templates
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# Only the compiled addon is loaded at run time: drop the compiler's objects, the static library, the test
+# extension and the bundled SQLite sources (about 25 MB the runtime stage would otherwise carry).
+RUN cd node_modules/better-sqlite3 \
+ && find build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
+ && find build/Release -mindepth 1 -maxdepth 1 ! -name better_sqlite3.node -exec rm -rf {} + \
+ && rm -rf deps src \
+ && test -f build/Release/better_sqlite3.node
 
 # ---- runtime: node:20-slim, production dependencies, dist/ and templates/ ----
 FROM node:20-slim AS runtime

@@ -1,6 +1,7 @@
 /**
  * hooksync's public library surface: the only barrel. Everything a user's own code needs to verify and
- * store callbacks, talk to the service, reconcile and export; internals stay unexported.
+ * store callbacks, talk to the service, reconcile and export; internals stay unexported. The simulator is
+ * the separate entry `hooksync/simulator` (src/simulator.ts).
  */
 
 // The client
@@ -74,9 +75,6 @@ export type { ReconcileReport } from './reconcile/reconcile-report.js';
 export { recordExpectedJobs } from './reconcile/record-expected-jobs.js';
 export { type ReconcileDeps, type ReconcileOptions, runReconcile } from './reconcile/run-reconcile.js';
 export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
-// The simulator
-export { createSimulator, type Simulator } from './simulator/create-simulator.js';
-export type { SimulatorOptions } from './simulator/simulator-options.js';
 export type { Database } from './storage/database.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
 export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';

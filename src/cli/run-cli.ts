@@ -31,6 +31,12 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
 /** One line that says what went wrong, never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') {
+    const { address, port } = error as { address?: string; port?: number };
+    const where = address === undefined ? 'the address' : `${address}:${port ?? ''}`;
+    return `${where} is already in use: stop what listens there, or pick another port (--port 0 takes any free one)`;
+  }
   if (error instanceof HooksyncError) return `${error.message} (${error.code})`;
   if (error instanceof Error) return error.message;
   return String(error);

@@ -9,7 +9,12 @@ import { ResponseReadError, ServiceError } from '../errors.js';
 import { parseErrorResponse } from './error-response.js';
 import type { Pacer, RateLimit } from './pacer.js';
 import { readCappedBody } from './read-capped-body.js';
-import { computeRetryDelayMs, isRetryableError, type RetryPolicy } from './retry-policy.js';
+import {
+  computeRetryDelayMs,
+  isRetryableError,
+  isUnfixableNetworkFailure,
+  type RetryPolicy,
+} from './retry-policy.js';
 import type { Sleep } from './sleep.js';
 
 /** Collaborators and settings of the core, resolved by createClient. */
@@ -141,7 +146,7 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
         // as a ServiceError with status 0 it follows the retry policy like any other failure.
         const timedOut = timeout.aborted;
         logger.debug({ what, attempt: attemptNumber, timedOut }, 'service call failed without an answer');
-        throw new ServiceError({
+        const failure = new ServiceError({
           status: 0,
           code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
           message: timedOut
@@ -149,6 +154,8 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             : `${what} failed: ${redact(describeFailure(error))}`,
           cause: error,
         });
+        // A refused connection or an unknown host fails at once: waiting would only delay the same line.
+        throw !timedOut && isUnfixableNetworkFailure(error) ? new AbortError(failure) : failure;
       } finally {
         // The token returns one interval after the request is over, answered or not (see pacer.ts).
         permit?.release();

@@ -30,6 +30,34 @@ export function isRetryableError(error: ServiceError): boolean {
 }
 
 /**
+ * Failures to reach the service that no retry within one call can fix: nothing listens at the address
+ * (a wrong base URL or port; a service that is restarting answers 502/503 from its proxy instead), the
+ * host name does not exist, or its TLS certificate is refused.
+ */
+const UNFIXABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ERR_INVALID_URL',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** True when fetch's failure (its cause chain, or every error of an AggregateError) is one of the above. */
+export function isUnfixableNetworkFailure(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 4) return false;
+  const code = (error as { code?: unknown }).code;
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.every((inner) => isUnfixableNetworkFailure(inner, depth + 1));
+  }
+  if (typeof code === 'string' && UNFIXABLE_NETWORK_CODES.has(code)) return true;
+  return isUnfixableNetworkFailure(error.cause, depth + 1);
+}
+
+/**
  * How long to wait before retry number `retryIndex` (0 for the first retry). A 429 waits exactly what the
  * service named (Retry-After, else the message), else `rateWindowMs`, the pacing window that must pass
  * before the service's count resets. Other failures back off exponentially with "equal jitter": half the

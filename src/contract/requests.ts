@@ -68,6 +68,22 @@ export type JobChangeRequest = z.output<typeof jobChangeRequestSchema>;
 /** What a caller may send. */
 export type JobChangeRequestInput = z.input<typeof jobChangeRequestSchema>;
 
+/** The request fields a Job Change task echoes (Tasks table), before its job_id and context_id. */
+export const JOB_CHANGE_TASK_FIELDS = [
+  'company_domain',
+  'company_linkedin',
+  'professional_email',
+  'personal_email',
+  'contact_linkedin',
+  'contact_full_name',
+  'custom_fields',
+] as const;
+
+/** A Job Change task's echo of `request`: exactly {@link JOB_CHANGE_TASK_FIELDS}, not webhook_url. */
+export function jobChangeTaskEcho(request: JobChangeRequest): Record<string, unknown> {
+  return Object.fromEntries(JOB_CHANGE_TASK_FIELDS.map((field) => [field, request[field]]));
+}
+
 /**
  * Fields that identify the person. The interface does not show the Job Change Launcher's rules; a check
  * needs someone to check, so hooksync (and its simulator) require at least one of these.

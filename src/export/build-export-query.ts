@@ -25,6 +25,8 @@ export interface ExportQueryOptions {
   readonly kind?: JobKind | undefined;
   /** Rows from Job Changes only with one of these statuses; undefined keeps every status. */
   readonly jobChangeStatuses?: readonly string[] | undefined;
+  /** With `jobChangeStatuses`: drop the rows that are not job changes too (a status asked for explicitly). */
+  readonly onlyJobChanges?: boolean | undefined;
   /** Field names whose value must be non-empty. */
   readonly present?: readonly string[] | undefined;
   /** Keep only the newest row per person (or company). */
@@ -147,12 +149,17 @@ function filters(
   if (options.kind !== undefined) conditions.push(sql`${at(branch.kind)} = ${options.kind}`);
   const statuses = options.jobChangeStatuses;
   if (statuses !== undefined && branch.jobChangeStatus !== undefined) {
-    // Rows that are not job changes (Search Contact persons) pass the status filter untouched.
+    // Rows that are not job changes (Search Contact persons) pass a template's status filter untouched;
+    // statuses asked for explicitly keep job changes only.
     const listed =
       statuses.length === 0
         ? sql`1 = 0`
         : sql`${at(branch.jobChangeStatus)} IN (${sql.join(statuses.map((s) => sql`${s}`))})`;
-    conditions.push(sql`(NOT (${at(branch.isJobChange)}) OR ${listed})`);
+    conditions.push(
+      options.onlyJobChanges === true
+        ? sql`(${at(branch.isJobChange)}) AND ${listed}`
+        : sql`(NOT (${at(branch.isJobChange)}) OR ${listed})`,
+    );
   }
   for (const path of options.present ?? []) {
     const resolved = resolveFieldPath(source, path);

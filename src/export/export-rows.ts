@@ -25,10 +25,13 @@ export interface ExportRowsOptions {
   /** Every occurrence of a person (or company), not only the newest (default false). */
   readonly all?: boolean | undefined;
   /**
-   * Overrides the template's job_change_status filter: the statuses to keep, or 'all' for every status
-   * (no_change and unknown included). Default: the template's filter.
+   * Overrides the template's job_change_status filter: the statuses to keep (job changes only: rows that
+   * are not job changes are dropped), or 'all' for no status filter at all. Default: the template's filter
+   * (which lets rows that are not job changes through).
    */
   readonly jobChangeStatuses?: readonly JobChangeStatus[] | 'all' | undefined;
+  /** Ignore the template's `present` filter, e.g. to include reveals that found no company (default false). */
+  readonly includeEmpty?: boolean | undefined;
   /**
    * Apply the formula guard to each cell (default false: writeCsv guards; set it when your own sink is a
    * spreadsheet).
@@ -70,7 +73,8 @@ export async function* exportRows(
     until: options.until === undefined ? undefined : toStoredInstant(options.until, 'until'),
     kind: options.kind,
     jobChangeStatuses: statuses,
-    present: template.present,
+    onlyJobChanges: Array.isArray(options.jobChangeStatuses),
+    present: options.includeEmpty === true ? undefined : template.present,
     dedupe: template.dedupe && options.all !== true,
   });
   const guard = options.formulaGuard === true;

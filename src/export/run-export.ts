@@ -42,8 +42,10 @@ export interface RunExportOptions {
   readonly kind?: JobKind | undefined;
   /** Every occurrence of a person, not only the newest. */
   readonly all?: boolean | undefined;
-  /** Overrides the template's job_change_status filter ('all' keeps every status). */
+  /** Overrides the template's job_change_status filter (a list keeps job changes only; 'all' filters none). */
   readonly jobChangeStatuses?: readonly JobChangeStatus[] | 'all' | undefined;
+  /** Ignore the template's `present` filter (e.g. reveals that found no company). */
+  readonly includeEmpty?: boolean | undefined;
   /** Clock in ms (default Date.now). */
   readonly now?: (() => number) | undefined;
   /** Default {@link DEFAULT_SETTLE_MS}. */
@@ -97,6 +99,7 @@ export async function runExport(
     kind: options.kind,
     all: options.all,
     jobChangeStatuses: options.jobChangeStatuses,
+    includeEmpty: options.includeEmpty,
     // Guarded as they are made, so that writeCsv need not copy each row to guard it.
     formulaGuard: true,
   });
@@ -145,8 +148,11 @@ async function writeFileAtomically<T>(path: string, write: (stream: Writable) =>
   });
   let renamed = false;
   try {
-    const opened = once(stream, 'open');
-    await opened;
+    await once(stream, 'open').catch((error: NodeJS.ErrnoException) => {
+      // Name the file asked for, not the temporary one beside it.
+      const why = error.code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : error.code;
+      throw new Error(`cannot write ${path}: ${why ?? error.message}`, { cause: error });
+    });
     // The umask may have taken bits away (never added any): set exactly the mode meant.
     await chmod(temporary, EXPORT_FILE_MODE);
     const result = await write(stream);

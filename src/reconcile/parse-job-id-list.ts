@@ -1,6 +1,7 @@
 /**
  * The input of `hooksync track --from FILE`: one job id a line, or a CSV whose header has a job_id
- * column (and optionally a kind column). Parsed and validated whole: a bad id anywhere fails the list.
+ * column (and optionally a kind column). Parsed and validated whole: a bad id anywhere fails the list; a
+ * CSV without a job_id column is refused as such.
  */
 import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../errors.js';
@@ -30,8 +31,22 @@ export function parseJobIdList(text: string, defaultKind?: TrackableKind): Expec
   const lines = body.split(/\r\n|\n|\r/);
   const firstIndex = lines.findIndex((line) => line.trim() !== '' && !line.trim().startsWith('#'));
   const first = firstIndex === -1 ? undefined : lines[firstIndex];
+  if (first !== undefined && !CSV_HEADER.test(first) && looksLikeCsvHeader(first)) {
+    // A job id never holds a separator: this is a CSV header, and job_id is not among its columns.
+    throw new ValidationError(
+      'VALIDATION_BAD_REQUEST',
+      `the CSV has no job_id column (its header: ${first.trim()})`,
+      [],
+    );
+  }
   const candidates = first !== undefined && CSV_HEADER.test(first) ? readCsv(body) : readLines(lines);
   return validateExpectedJobs(candidates, defaultKind);
+}
+
+/** Two or more separated fields, at least one of them a name (letters first), as a header has. */
+function looksLikeCsvHeader(line: string): boolean {
+  const fields = line.split(/[,;\t]/);
+  return fields.length > 1 && fields.some((field) => /^\s*"?[A-Za-z_][\w .-]*"?\s*$/.test(field));
 }
 
 function readLines(lines: readonly string[]): ExpectedJobCandidate[] {

@@ -20,6 +20,8 @@ export interface JobLaunch {
   readonly kind: SimJobKind;
   /** The validated request (webhook_url and custom_fields already normalised by the contract parser). */
   readonly request: Readonly<Record<string, unknown>>;
+  /** The request fields the task echoes, when the interface lists fewer than the request has (default all). */
+  readonly echo?: Readonly<Record<string, unknown>>;
   /** The operation's output, without usage (added here). */
   readonly output: Readonly<Record<string, unknown>>;
   readonly counts: UsageCounts;
@@ -72,7 +74,7 @@ export class JobRunner {
     const { store, balance, now } = this.#deps;
     const charge = priceCharge(launch.counts);
     const balanceLeftMicros = balance.take(charge);
-    const task = { ...launch.request, job_id: randomUUID(), context_id: randomUUID() };
+    const task = { ...(launch.echo ?? launch.request), job_id: randomUUID(), context_id: randomUUID() };
     const output = { ...launch.output, usage: buildUsage(charge, balanceLeftMicros) };
     const startDate = formatServiceDate(now());
     const webhookUrl =

@@ -6,6 +6,7 @@
 import type { RequestHandler } from 'express';
 import type { JobChangeRequest, SearchContactRequest } from '../contract/requests.js';
 import {
+  jobChangeTaskEcho,
   parseCompanyRevealRequest,
   parseJobChangeRequest,
   parseSearchContactRequest,
@@ -69,7 +70,13 @@ export function createLauncherHandlers(
     };
     sendJobText(
       res,
-      runner.launch({ kind: 'job_change', request, output: { job_change_status, person }, counts }),
+      runner.launch({
+        kind: 'job_change',
+        request,
+        echo: jobChangeTaskEcho(request),
+        output: { job_change_status, person },
+        counts,
+      }),
     );
   };
 

@@ -5,7 +5,6 @@
  * row with each row's values (better-sqlite3 runs a prepared statement without leaving the thread, and a
  * 250-person page goes in ~35% less CPU than as one fresh multi-row statement). The SQL is Kysely's in both.
  */
-import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { chunkForParameters } from './chunk-for-parameters.js';
 import type { Database } from './database.js';
@@ -29,6 +28,21 @@ export interface RowRunner {
   ): Promise<O[]>;
 }
 
+/**
+ * What the SQLite runner uses of a better-sqlite3 connection. Structural, so that the declarations this
+ * file ships (reachable from the public HooksyncDatabase) name no package whose types are dev-only.
+ */
+export interface PreparingConnection {
+  prepare(sql: string): PreparedRowStatement;
+}
+
+/** What the runner uses of a better-sqlite3 statement. */
+export interface PreparedRowStatement {
+  readonly reader: boolean;
+  all(parameters: unknown[]): unknown[];
+  run(parameters: unknown[]): unknown;
+}
+
 /** Prepared statements kept per SQL text (a handful of hot statements). */
 const MAX_PREPARED = 64;
 
@@ -50,9 +64,9 @@ export const CHUNKED_ROW_RUNNER: RowRunner = {
  * through (so its statements join the open transaction). Falls back to {@link CHUNKED_ROW_RUNNER} for a
  * statement whose parameters do not start with the first row's values, or rows whose columns differ.
  */
-export function createSqliteRowRunner(connection: BetterSqlite3.Database): RowRunner {
-  const prepared = new Map<string, BetterSqlite3.Statement>();
-  const statement = (sql: string): BetterSqlite3.Statement => {
+export function createSqliteRowRunner(connection: PreparingConnection): RowRunner {
+  const prepared = new Map<string, PreparedRowStatement>();
+  const statement = (sql: string): PreparedRowStatement => {
     let found = prepared.get(sql);
     if (found === undefined) {
       if (prepared.size >= MAX_PREPARED) prepared.clear();

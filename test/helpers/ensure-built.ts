@@ -25,6 +25,8 @@ export const BUILT_CLI = join(root, 'dist/cli/main.js');
 export function ensureBuilt(): string {
   const built = BUILT_CLI;
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(root, 'src'))) return built;
+  // As `npm run build` does: a module deleted from src/ must not linger in dist/ (or in the package).
+  execFileSync(process.execPath, [join(root, 'scripts/clean-dist.mjs')], { cwd: root, stdio: 'inherit' });
   execFileSync(
     process.execPath,
     [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],

@@ -28,6 +28,7 @@ import {
 } from '../helpers/reliability-chaos-checks.js';
 import { runChaos } from '../helpers/reliability-chaos-run.js';
 import { type ChaosSimulators, startChaosSimulators } from '../helpers/reliability-chaos-sims.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/reliability-proxy.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 import { findFreePort, type RestartableServe, startRestartableServe } from '../helpers/reliability-serve.js';
@@ -144,7 +145,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
           proxy_502_target_down: proxy!.failed,
           restart_ms: receivers.map((r) => r.restartMs),
         });
-        console.log(`chaos on Postgres (${SCALE.mode}):\n${JSON.stringify(figures, null, 2)}`);
+        recordReliabilityFigures(`chaos-postgres-${SCALE.mode}`, figures);
       },
       SCALE.chaosTimeoutMs,
     );

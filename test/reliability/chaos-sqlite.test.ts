@@ -25,6 +25,7 @@ import {
 } from '../helpers/reliability-chaos-checks.js';
 import { KILL_POINTS, runChaos } from '../helpers/reliability-chaos-run.js';
 import { type ChaosSimulators, startChaosSimulators } from '../helpers/reliability-chaos-sims.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 import { findFreePort, type RestartableServe, startRestartableServe } from '../helpers/reliability-serve.js';
 
@@ -96,7 +97,7 @@ describe(`chaos on SQLite: ${SCALE.chaosJobs} jobs, one receiver SIGKILLed ${KIL
         reconcile_already_received: report.already_received,
         restart_ms: receiver!.restartMs,
       });
-      console.log(`chaos on SQLite (${SCALE.mode}):\n${JSON.stringify(figures, null, 2)}`);
+      recordReliabilityFigures(`chaos-sqlite-${SCALE.mode}`, figures);
     },
     SCALE.chaosTimeoutMs,
   );

@@ -14,6 +14,7 @@ import {
 } from '../../src/contract/requests.js';
 import { parseTitleFilter } from '../../src/contract/title-filter.js';
 import { ValidationError } from '../../src/errors.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 
 const RUNS = { seed: 20_261_107, numRuns: SCALE.fuzzRuns };
@@ -160,7 +161,7 @@ describe(`the contract under arbitrary requests (${SCALE.fuzzRuns} cases per pro
         }),
         RUNS,
       );
-      console.log('search contact requests by outcome:', Object.fromEntries(seen));
+      recordReliabilityFigures('fuzz-contract-search-contact-outcomes', Object.fromEntries(seen));
       // The generator must reach both sides, or the property says little.
       expect(seen.get('accepted') ?? 0).toBeGreaterThan(0);
       expect(seen.size).toBeGreaterThan(3);

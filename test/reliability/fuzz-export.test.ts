@@ -24,6 +24,7 @@ import { createJobStore, type JobStore } from '../../src/storage/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import { type ExpectedExport, exportCase, exportCaseArb } from '../helpers/reliability-export-cases.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 
 const RUNS = { seed: 20_261_109, numRuns: SCALE.fuzzRuns };
@@ -150,7 +151,7 @@ describe(`arbitrary strings through every export template (${SCALE.fuzzRuns} cas
         }),
         RUNS,
       );
-      console.log('export fuzz rows per template:', Object.fromEntries(rowsPerTemplate));
+      recordReliabilityFigures('fuzz-export-rows-per-template', Object.fromEntries(rowsPerTemplate));
       // Not vacuous: every template wrote rows, and each case's persons, company and job change came back.
       expect(rowsCompared).toBeGreaterThanOrEqual(4 * SCALE.fuzzRuns);
       for (const name of names) expect(rowsPerTemplate.get(name) ?? 0, name).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countJobs } from '../../src/storage/job-queries.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
 import { NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { sendRawRequest } from '../helpers/reliability-raw-http.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 import { signDelivery } from '../helpers/webhook-signer.js';
@@ -78,7 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.log('receiver fuzz answers (what status code: count):', Object.fromEntries([...tally].sort()));
+  recordReliabilityFigures('fuzz-receiver-answers', Object.fromEntries([...tally].sort()));
   await h?.close();
 });
 

@@ -15,6 +15,7 @@ import { countJobs } from '../../src/storage/job-queries.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { DEFAULT_UNKNOWN_KID_COOLDOWN_MS } from '../../src/webhooks/key-set-cache.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 import { affordableConnections, openFileLimit, startSlowLoris } from '../helpers/reliability-slow-loris.js';
 import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
@@ -144,27 +145,21 @@ describe(`resource bounds of hooksync serve (${SCALE.mode})`, () => {
       } finally {
         await database.close();
       }
-      console.log(
-        `resource bounds (${SCALE.mode}):\n${JSON.stringify(
-          {
-            open_file_limit: openFileLimit(),
-            slow_loris_connections: connections,
-            slow_loris_peak_open: attack.peakOpen,
-            slow_loris_closed_by_server: attack.closedByServer,
-            slow_loris_header_bytes_sent: attack.bytesSent,
-            forged_kid_deliveries: SCALE.forgedKidDeliveries,
-            forged_answers: Object.fromEntries(forged),
-            key_set_fetches_during_attack: kidFetches,
-            key_set_fetches_allowed: allowed,
-            attack_ms: Math.round(attackMs),
-            valid_deliveries: valid.length,
-            valid_ms_before_attack: percentiles(baseline),
-            valid_ms_during_attack: percentiles(valid),
-          },
-          null,
-          2,
-        )}`,
-      );
+      recordReliabilityFigures(`resource-bounds-${SCALE.mode}`, {
+        open_file_limit: openFileLimit(),
+        slow_loris_connections: connections,
+        slow_loris_peak_open: attack.peakOpen,
+        slow_loris_closed_by_server: attack.closedByServer,
+        slow_loris_header_bytes_sent: attack.bytesSent,
+        forged_kid_deliveries: SCALE.forgedKidDeliveries,
+        forged_answers: Object.fromEntries(forged),
+        key_set_fetches_during_attack: kidFetches,
+        key_set_fetches_allowed: allowed,
+        attack_ms: Math.round(attackMs),
+        valid_deliveries: valid.length,
+        valid_ms_before_attack: percentiles(baseline),
+        valid_ms_during_attack: percentiles(valid),
+      });
     },
     SCALE.resourceTimeoutMs,
   );

@@ -39,7 +39,7 @@ export function registerDemoCommand(program: Command, ctx: CliContext): void {
 async function demoCommand(ctx: CliContext, flags: DemoFlags): Promise<void> {
   const logger = createLogger(flags.logLevel, ctx.stderr);
   const abort = new AbortController();
-  void ctx.shutdown.then((signal) => abort.abort(new Error(`interrupted by ${signal}`)));
+  void ctx.shutdown.then((signal) => abort.abort(new Error(`demo interrupted by ${signal}`)));
   const progress = createProgress(ctx);
   let report: DemoReport;
   try {
@@ -52,8 +52,7 @@ async function demoCommand(ctx: CliContext, flags: DemoFlags): Promise<void> {
       onProgress: progress.phase,
     });
   } catch (error) {
-    if (abort.signal.aborted)
-      throw new CliError(`demo: ${(abort.signal.reason as Error).message}`, EXIT_ABORTED);
+    if (abort.signal.aborted) throw new CliError((abort.signal.reason as Error).message, EXIT_ABORTED);
     throw error;
   } finally {
     progress.end();

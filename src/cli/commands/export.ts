@@ -1,11 +1,11 @@
 /** `hooksync export`: write stored results as CSV or CRM import files. */
 import { type Command, Option } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
 import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
 import type { ExportReport } from '../../export/run-export.js';
 import type { JobKind } from '../../storage/database.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
+import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption } from '../options.js';
 
 const KINDS: readonly JobKind[] = ['search_contact', 'job_change', 'company_reveal'];
@@ -24,6 +24,7 @@ interface ExportCommandOptions {
   dialect?: CsvDialectName;
   all?: boolean;
   jobChangeStatus?: string;
+  includeEmpty?: boolean;
   databaseUrl?: string;
 }
 
@@ -50,7 +51,11 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .option('--all', 'export every occurrence of a person (or company), not only the newest')
     .option(
       '--job-change-status <list>',
-      "job changes to keep: comma-separated moved,left,no_change,unknown, or all (default: the template's filter)",
+      "keep only job changes with these statuses (comma-separated moved,left,no_change,unknown), or all for no status filter (default: the template's filter)",
+    )
+    .option(
+      '--include-empty',
+      "ignore the template's present filter: e.g. with companies, also the reveals that found no company",
     );
   addDatabaseOption(command);
   command.action((options: ExportCommandOptions) => exportCommand(ctx, options));
@@ -90,7 +95,8 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
       EXIT_USAGE,
     );
   }
-  const config = loadConfig(ctx.env, { databaseUrl: options.databaseUrl });
+  const config = loadCliConfig(ctx.env, { databaseUrl: options.databaseUrl });
+  await requireExistingDatabase(config.databaseUrl);
   const database = await openDatabase(config.databaseUrl);
   try {
     const migration = await migrateToLatest(database);
@@ -119,6 +125,7 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
         kind: options.kind,
         all: options.all === true,
         jobChangeStatuses,
+        includeEmpty: options.includeEmpty === true,
         onProgress: progress.update,
         signal: interrupt.signal,
       });

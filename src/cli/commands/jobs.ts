@@ -1,9 +1,9 @@
 /** `hooksync jobs list|get`: read stored jobs. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { JOB_KINDS } from '../../contract/enums.js';
 import { isJobId } from '../../contract/job-id.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
+import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
 import { printTable } from '../print-table.js';
 
@@ -33,7 +33,8 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
       throw new CliError(`--kind must be one of ${JOB_KINDS.join(', ')} (got "${flags.kind}")`, EXIT_USAGE);
     }
     const limit = parseLimit(flags.limit);
-    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    await requireExistingDatabase(config.databaseUrl);
     const { listJobs } = await import('../../storage/job-queries.js');
     const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
@@ -67,7 +68,8 @@ export function registerJobsCommand(program: Command, ctx: CliContext): void {
   addDatabaseOption(get);
   get.action(async (jobId: string, flags: { databaseUrl?: string }) => {
     if (!isJobId(jobId)) throw new CliError(`job_id must be a UUID (got "${jobId}")`, EXIT_USAGE);
-    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    await requireExistingDatabase(config.databaseUrl);
     const { getJob } = await import('../../storage/job-queries.js');
     const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const row = await withMigratedDatabase(config.databaseUrl, ({ db }) => getJob(db, jobId));

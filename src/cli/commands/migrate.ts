@@ -1,14 +1,14 @@
 /** `hooksync migrate`: bring the database schema up to date. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { type CliContext, CliError, writeLine } from '../context.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption } from '../options.js';
 
 export function registerMigrateCommand(program: Command, ctx: CliContext): void {
   const command = program.command('migrate').description('create or upgrade the database schema');
   addDatabaseOption(command);
   command.action(async (flags: { databaseUrl?: string }) => {
-    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
     const { migrateToLatest } = await import('../../storage/migrate-to-latest.js');
     const { openDatabase } = await import('../../storage/open-database.js');
     const { redactDatabaseUrl } = await import('../../storage/redact-database-url.js');

@@ -1,10 +1,10 @@
 /** `hooksync purge`: delete stored data for retention and privacy requests. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { parseDuration } from '../../reconcile/parse-duration.js';
 import { parseLinkedinUrl } from '../../storage/purge-linkedin-url.js';
 import { PURGE_TABLES, type PurgeReport, totalPurged } from '../../storage/purge-report.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
+import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption } from '../options.js';
 import { printTable } from '../print-table.js';
 
@@ -44,7 +44,8 @@ export function registerPurgeCommand(program: Command, ctx: CliContext): void {
 
 async function purgeCommand(ctx: CliContext, flags: PurgeFlags): Promise<void> {
   const request = parseRequest(flags);
-  const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+  const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+  await requireExistingDatabase(config.databaseUrl);
   const dryRun = flags.dryRun === true;
   const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
   const { purgeOlderThan } = await import('../../storage/purge-older-than.js');

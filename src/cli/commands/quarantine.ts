@@ -1,7 +1,7 @@
 /** `hooksync quarantine list`: refused callbacks and why. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { type CliContext, writeLine } from '../context.js';
+import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, parseLimit } from '../options.js';
 import { printTable } from '../print-table.js';
 
@@ -19,7 +19,8 @@ export function registerQuarantineCommand(program: Command, ctx: CliContext): vo
   addDatabaseOption(list);
   list.action(async (flags: { json?: boolean; limit?: string; databaseUrl?: string }) => {
     const limit = parseLimit(flags.limit);
-    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    await requireExistingDatabase(config.databaseUrl);
     const { listQuarantine } = await import('../../storage/job-queries.js');
     const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>

@@ -1,7 +1,6 @@
 /** `hooksync reconcile`: recover missing jobs through the finders. */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { parseDuration } from '../../reconcile/parse-duration.js';
 import type { ReconcileProgress } from '../../reconcile/reconcile-entries.js';
 import {
@@ -12,6 +11,7 @@ import {
 import { formatReconcileSummary, type ReconcileReport } from '../../reconcile/reconcile-report.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import {
   addDatabaseOption,
   addJsonOption,
@@ -129,7 +129,7 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
       throw new CliError(`--older-than: ${(error as Error).message}`, EXIT_USAGE);
     }
     const limit = parseLimit(flags.limit);
-    const config = loadConfig(ctx.env, {
+    const config = loadCliConfig(ctx.env, {
       apiBaseUrl: flags.apiBaseUrl,
       apiKey: flags.apiKey,
       databaseUrl: flags.databaseUrl,

@@ -1,10 +1,11 @@
 /** `hooksync reveal`: launch a company reveal and store its result. */
 import type { Command } from 'commander';
-import { CONFIG_VARIABLES, type HooksyncConfig, loadConfig } from '../../config/load-config.js';
+import { CONFIG_VARIABLES, type HooksyncConfig } from '../../config/load-config.js';
 import { isPlainObject } from '../../contract/custom-fields.js';
 import type { LaunchResult } from '../../reconcile/create-launcher.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addServiceOptions } from '../options.js';
 
 interface RevealFlags {
@@ -80,7 +81,7 @@ export function registerRevealCommand(program: Command, ctx: CliContext): void {
   addServiceOptions(command);
   addDatabaseOption(command);
   command.action(async (ip: string, flags: RevealFlags) => {
-    const config = loadConfig(ctx.env, {
+    const config = loadCliConfig(ctx.env, {
       apiBaseUrl: flags.apiBaseUrl,
       apiKey: flags.apiKey,
       databaseUrl: flags.databaseUrl,

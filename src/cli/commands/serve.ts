@@ -1,8 +1,9 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
+import { claimSqliteFile } from '../claim-sqlite-file.js';
 import type { CliContext } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
 
 interface ServeFlags {
@@ -47,7 +48,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
   addDatabaseOption(command);
   addLogLevelOption(command);
   command.action(async (flags: ServeFlags) => {
-    const config = loadConfig(ctx.env, {
+    const config = loadCliConfig(ctx.env, {
       host: flags.host,
       port: flags.port,
       jwksUrl: flags.jwksUrl,
@@ -58,16 +59,29 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       logLevel: flags.logLevel,
     });
     const logger = createLogger(config.logLevel);
+    const { isPostgresUrl } = await import('../../storage/open-database.js');
+    // SQLite is one file for one receiver: a second serve on the same file refuses (docs/operations.md).
+    const release =
+      isPostgresUrl(config.databaseUrl) || config.databaseUrl === ':memory:'
+        ? async () => {}
+        : await claimSqliteFile(config.databaseUrl);
     const { startReceiver } = await import('../../receiver/start-receiver.js');
-    const running = await startReceiver({
-      config,
-      logger,
-      ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
-    });
+    let running: Awaited<ReturnType<typeof startReceiver>>;
+    try {
+      running = await startReceiver({
+        config,
+        logger,
+        ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+      });
+    } catch (error) {
+      await release();
+      throw error;
+    }
     logger.info({ url: running.url, webhook: `${running.url}/webhooks` }, 'hooksync serve is listening');
     const signal = await ctx.shutdown;
     logger.info({ signal }, 'draining in-flight deliveries, then closing');
     await running.close();
+    await release();
     logger.info('closed');
     logger.flush();
   });

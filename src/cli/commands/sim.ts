@@ -1,16 +1,16 @@
 /**
  * `hooksync sim`: the local stand-in for the service. Prints its URL, master key and key-set URL, one
- * `NAME=value` line each on stdout (the variables the rest of hooksync reads, so a script can eval them),
- * then serves until SIGINT or SIGTERM.
+ * `NAME=value` line each on stdout (the variables the rest of hooksync reads), then serves until SIGINT or
+ * SIGTERM. With --detach it serves in the background instead (detach-simulator.ts).
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { ValidationError } from '../../errors.js';
 import { parseRateSpec, parseSubKeySpec, type SubKeySpec } from '../../simulator/api-key-registry.js';
 import type { Simulator } from '../../simulator/create-simulator.js';
 import type { SimulatorOptions } from '../../simulator/simulator-options.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addLogLevelOption } from '../options.js';
 
 /** Port of `hooksync sim` when --port is not given. */
@@ -46,11 +46,13 @@ export interface SimFlags {
   reorderWindowMs?: string;
   companyCount?: string;
   peoplePerCompany?: string;
+  publicUrl?: string;
+  detach?: boolean;
   logLevel?: string;
 }
 
 function usage(message: string): CliError {
-  return new CliError(`hooksync sim: ${message}`, EXIT_USAGE);
+  return new CliError(message, EXIT_USAGE);
 }
 
 function integer(flag: string, value: string | undefined, min: number): number | undefined {
@@ -119,9 +121,25 @@ export function simulatorOptionsFromFlags(flags: SimFlags, env: CliContext['env'
   });
 }
 
+/** The base URL to print: --public-url when given (an http(s) URL, no trailing slash), else where it listens. */
+export function publicBaseUrl(flag: string | undefined, listening: string): string {
+  if (flag === undefined) return listening;
+  let url: URL;
+  try {
+    url = new URL(flag);
+  } catch {
+    throw usage(`--public-url must be an http:// or https:// URL, got "${flag}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw usage(`--public-url must be an http:// or https:// URL without query or fragment, got "${flag}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
   const options = simulatorOptionsFromFlags(flags, ctx.env);
-  const { logLevel } = loadConfig(ctx.env, { logLevel: flags.logLevel });
+  publicBaseUrl(flags.publicUrl, 'http://127.0.0.1');
+  const { logLevel } = loadCliConfig(ctx.env, { logLevel: flags.logLevel });
   const logger = createLogger(logLevel);
   const { createSimulator } = await import('../../simulator/create-simulator.js');
   let simulator: Simulator;
@@ -133,9 +151,10 @@ async function runSim(flags: SimFlags, ctx: CliContext): Promise<void> {
     throw error;
   }
   try {
-    writeLine(ctx.stdout, `HOOKSYNC_API_BASE_URL=${simulator.url}`);
+    const baseUrl = publicBaseUrl(flags.publicUrl, simulator.url);
+    writeLine(ctx.stdout, `HOOKSYNC_API_BASE_URL=${baseUrl}`);
     writeLine(ctx.stdout, `HOOKSYNC_API_KEY=${simulator.apiKey}`);
-    writeLine(ctx.stdout, `HOOKSYNC_JWKS_URL=${simulator.jwksUrl}`);
+    writeLine(ctx.stdout, `HOOKSYNC_JWKS_URL=${baseUrl}${new URL(simulator.jwksUrl).pathname}`);
     const signal = await ctx.shutdown;
     logger.info({ signal }, 'simulator stopping');
   } finally {
@@ -155,6 +174,10 @@ export function registerSimCommand(program: Command, ctx: CliContext): void {
     .description('run a local simulator of the service, with signed webhooks and fault injection')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--port <port>', `port to listen on, 0 for any free one (default ${DEFAULT_SIM_PORT})`)
+    .option(
+      '--public-url <url>',
+      'base URL that others reach it by, printed instead of the listening address (e.g. in compose)',
+    )
     .option('--api-key <key>', 'master API key (generated and printed when omitted)')
     .option('--sub-key <key[:per/seconds]>', 'add a sub-key, with its own rate (repeatable)', collect, [])
     .option('--seed <seed>', 'seed of the synthetic data and of every fault decision (default hooksync)')
@@ -185,6 +208,17 @@ export function registerSimCommand(program: Command, ctx: CliContext): void {
     .option('--reorder-window-ms <ms>', 'length of a reorder window (default 200)')
     .option('--company-count <n>', 'number of synthetic companies')
     .option('--people-per-company <n>', 'number of synthetic people per company');
+  command.option(
+    '--detach',
+    `start in the background; print export lines (and HOOKSYNC_SIM_PID) once it listens, for eval "$(hooksync sim --detach)"`,
+  );
   addLogLevelOption(command);
-  command.action((flags: SimFlags) => runSim(flags, ctx));
+  command.action(async (flags: SimFlags, self: Command) => {
+    if (flags.detach !== true) return runSim(flags, ctx);
+    // Refuse bad flags here, in the foreground, before anything starts in the background.
+    simulatorOptionsFromFlags(flags, ctx.env);
+    publicBaseUrl(flags.publicUrl, 'http://127.0.0.1');
+    const { detachSimulator, foregroundArgs } = await import('../detach-simulator.js');
+    await detachSimulator(['sim', ...foregroundArgs(self, ['--detach'])], ctx);
+  });
 }

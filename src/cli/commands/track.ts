@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { ValidationError } from '../../errors.js';
 import {
   isTrackableKind,
@@ -13,6 +12,7 @@ import {
 import { parseJobIdList } from '../../reconcile/parse-job-id-list.js';
 import type { ExpectedJob } from '../../reconcile/record-expected-jobs.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption } from '../options.js';
 
 interface TrackFlags {
@@ -53,7 +53,7 @@ async function collectJobs(
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     if (error.issues.length > 3) for (const issue of error.issues) writeLine(ctx.stderr, `  ${issue}`);
-    throw new CliError(`track: ${error.message}`, EXIT_FAILURE, { cause: error });
+    throw new CliError(error.message, EXIT_FAILURE, { cause: error });
   }
 }
 
@@ -86,7 +86,7 @@ export function registerTrackCommand(program: Command, ctx: CliContext): void {
       throw new CliError(`--kind is required (${TRACKABLE_KINDS.join(', ')})`, EXIT_USAGE);
     }
     const jobs = await collectJobs(ids, flags, ctx);
-    const config = loadConfig(ctx.env, { databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
     const { recordExpectedJobs } = await import('../../reconcile/record-expected-jobs.js');
     const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const database = await openMigratedDatabase(config.databaseUrl);

@@ -10,6 +10,8 @@
  * - left: no current role: company fields, title, seniority and department are null and every experience
  *   has its end; the last role ended in the last 12 months.
  * - no_change / unknown: person {} (interface, Job Change output).
+ * The person answered is the one asked about: contact_full_name and contact_linkedin, when given, are
+ * the answer's name and LinkedIn URL.
  */
 import type { JobChangeStatus } from '../../contract/enums.js';
 import type { JobChangeRequest } from '../../contract/requests.js';
@@ -54,7 +56,7 @@ export function findJobChange(catalog: WorldCatalog, request: JobChangeQuery): S
   const { seed } = catalog.config;
   const status = pickWeighted(JOB_CHANGE_STATUS_WEIGHTS, hashToUnit(seed, 'job-change', ...identity));
   if (status === 'no_change' || status === 'unknown') return { job_change_status: status, person: {} };
-  const before = personOf(catalog, request, identity);
+  const before = asAsked(personOf(catalog, request, identity), request);
   const random = createSeededRandom(seed, 'job-change-move', ...identity);
   const reference = catalog.config.referenceMonth;
   const previous = before.current;
@@ -94,6 +96,18 @@ function identify(request: JobChangeQuery): string[] | undefined {
     return ['name', normalizeName(request.contact_full_name), companyHint(request) ?? ''];
   }
   return undefined;
+}
+
+/**
+ * The profile under the name the request gives: a LinkedIn profile found in the world keeps its URL but
+ * answers as the contact asked about, so that a trial's exports map onto the rows that went in.
+ */
+function asAsked(person: SyntheticPerson, request: JobChangeQuery): SyntheticPerson {
+  if (!given(request.contact_full_name)) return person;
+  const { firstName, lastName } = namesOf(request);
+  if (firstName === undefined) return person;
+  const last = lastName ?? person.lastName;
+  return { ...person, firstName, lastName: last, fullName: `${firstName} ${last}`.trim() };
 }
 
 function given(value: string | null | undefined): value is string {

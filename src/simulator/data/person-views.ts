@@ -60,15 +60,19 @@ export function toJobChangePerson(person: SyntheticPerson): JobChangePerson {
   return { ...profileOf(person), experiences: person.roles.map(toJobChangeExperience) };
 }
 
-/** Experience fields both outputs share; end_* only for past roles (interface: "present for past roles"). */
+/**
+ * Experience fields both outputs share; end_* only for past roles (interface: "present for past roles").
+ * No nulls: the interface allows null optional values in Search Contact experiences only, so a company
+ * without a LinkedIn page leaves those fields out.
+ */
 function toJobChangeExperience(role: SyntheticRole): JobChangeExperience {
   const company = role.employer.company;
   const started = {
     title: role.title,
     location: role.location,
     company_name: company.name,
-    company_linkedin_id: company.linkedin_id,
-    company_linkedin_url: company.linkedin_url,
+    ...(company.linkedin_id === null ? {} : { company_linkedin_id: company.linkedin_id }),
+    ...(company.linkedin_url === null ? {} : { company_linkedin_url: company.linkedin_url }),
     company_domain: company.domain,
     start_year: yearOf(role.startMonth),
     start_month: monthOf(role.startMonth),

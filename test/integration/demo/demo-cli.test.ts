@@ -129,7 +129,7 @@ describe('hooksync demo interrupted', () => {
         shutdown: Promise.resolve('SIGINT'),
       });
       expect(run.code).toBe(130);
-      expect(run.stderr).toContain('hooksync: demo: interrupted by SIGINT');
+      expect(run.stderr).toContain('hooksync: demo interrupted by SIGINT');
       expect(run.stdout).toBe('');
       expect(existsSync(join(dir, 'exports'))).toBe(false);
     } finally {

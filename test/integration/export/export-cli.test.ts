@@ -122,11 +122,51 @@ describe('hooksync export (CLI)', () => {
     expect(both.code).toBe(2);
   });
 
-  it('works on a fresh database (migrates first) and moves the cursor with --since-last', async () => {
+  it('refuses a database that does not exist, naming it and creating nothing', async () => {
+    const typo = join(t.dir, 'typo.db');
+    const run = await runCliCaptured(['export', '--template', 'persons', '--database-url', typo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `hooksync: no database at ${typo}: nothing was created (check --database-url or HOOKSYNC_DATABASE_URL; \`hooksync migrate\` creates an empty one)\n`,
+    );
+    expect(await readdir(t.dir)).not.toContain('typo.db');
+  });
+
+  it('works on a fresh database (made by migrate) and moves the cursor with --since-last', async () => {
     const fresh = { HOOKSYNC_DATABASE_URL: join(t.dir, 'fresh.db') };
+    expect((await runCliCaptured(['migrate'], { env: fresh })).code).toBe(0);
     const first = await runCliCaptured(['export', '--template', 'persons', '--since-last'], { env: fresh });
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/exported 0 rows .* cursor persons moved/);
+  });
+
+  it('keeps only job changes with --job-change-status, and only found companies unless --include-empty', async () => {
+    const moved = await runCliCaptured(
+      ['export', '--template', 'persons', '--job-change-status', 'moved', '--all'],
+      { env },
+    );
+    const rows: string[][] = parse(moved.stdout.replace(/^\uFEFF/, ''), { columns: false });
+    const status = rows[0]?.indexOf('job_change_status') ?? -1;
+    expect(status).toBeGreaterThan(-1);
+    expect(rows.length).toBeGreaterThan(1);
+    expect(new Set(rows.slice(1).map((r) => r[status]))).toEqual(new Set(['moved']));
+    const found = await runCliCaptured(['export', '--template', 'companies'], { env });
+    const every = await runCliCaptured(['export', '--template', 'companies', '--include-empty'], { env });
+    const ids = (text: string): string[] =>
+      (parse(text.replace(/^\uFEFF/, '')) as string[][]).slice(1).map((r) => r[0] ?? '');
+    expect(ids(found.stdout)).not.toContain('');
+    expect(ids(every.stdout)).toContain('');
+    expect(ids(every.stdout).filter((id) => id !== '')).toEqual(ids(found.stdout));
+  });
+
+  it('names the file asked for, not a temporary one, when its folder does not exist', async () => {
+    const out = join(t.dir, 'no-such-folder', 'contacts.csv');
+    const run = await runCliCaptured(['export', '--template', 'persons', '--out', out], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `hooksync: cannot write ${out}: the folder ${join(t.dir, 'no-such-folder')} does not exist\n`,
+    );
+    expect(run.stderr).not.toMatch(/\.tmp/);
   });
 
   it('stops on SIGINT, leaving no file and no cursor change', async () => {

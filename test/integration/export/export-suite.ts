@@ -123,11 +123,14 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
       const asked = parseCsv(
         await exportText(t, 'hubspot-contacts', { jobChangeStatuses: ['no_change', 'unknown'] }),
       );
-      // Filtered before deduplication: without his move, José's Search Contact row is his newest.
-      expect(asked.slice(1).map((r) => r[10])).toEqual(['', '', '', '', 'no_change', 'unknown']);
-      expect(asked[1]?.[0]).toBe('José');
-      // The e-mail you gave identifies the record; none is ever made up for Search Contact persons.
-      expect(asked.slice(1).map((r) => r[2])).toEqual(['', '', '', '', 'sam@oldco.example', '']);
+      // Statuses asked for keep job changes only: no Search Contact person (empty status) comes along.
+      expect(asked.slice(1).map((r) => r[10])).toEqual(['no_change', 'unknown']);
+      // The e-mail you gave identifies the record.
+      expect(asked.slice(1).map((r) => r[2])).toEqual(['sam@oldco.example', '']);
+      // 'all' filters no status: the Search Contact persons are back, José's newest row among them.
+      const every = parseCsv(await exportText(t, 'hubspot-contacts', { jobChangeStatuses: 'all' }));
+      expect(every.slice(1).map((r) => r[10])).toContain('');
+      expect(every.slice(1).map((r) => r[10])).toContain('no_change');
     });
 
     it('narrows to one kind and to a time window', async () => {
@@ -135,12 +138,15 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(new Set(searchOnly.slice(1).map((r) => r[20]))).toEqual(new Set(['search_contact']));
       expect(searchOnly).toHaveLength(5);
       const since = new Date(FIXTURE_START_MS + 6 * FIXTURE_STEP_MS).toISOString();
-      const late = parseCsv(await exportText(t, 'companies', { since, all: true }));
+      const late = parseCsv(await exportText(t, 'companies', { since, all: true, includeEmpty: true }));
       expect(late.slice(1).map((r) => r[27])).toEqual([
         '77777777-7777-4777-8777-777777777777',
         '88888888-8888-4888-8888-888888888888',
         '99999999-9999-4999-8999-999999999999',
       ]);
+      // Without includeEmpty, the reveal that found no company (the ISP's, job 9999…) is left out.
+      const found = parseCsv(await exportText(t, 'companies', { since, all: true }));
+      expect(found.slice(1).map((r) => r[27])).toEqual(late.slice(1, 3).map((r) => r[27]));
     });
 
     it('exports a user template from a path, reaching into JSON fields', async () => {
@@ -223,7 +229,9 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
 
       nowMs += 60_000;
       // The write fails: no file, and the cursor stays where it was.
-      await expect(run(join(t.dir, 'missing-folder', 'x.csv'))).rejects.toThrow(/ENOENT/);
+      await expect(run(join(t.dir, 'missing-folder', 'x.csv'))).rejects.toThrow(
+        /missing-folder does not exist/,
+      );
       const broken = new Writable({
         write(_chunk, _encoding, callback) {
           callback(new Error('pipe closed'));

@@ -293,6 +293,36 @@ describe('authentication', () => {
     );
   });
 
+  it('echoes in a Job Change task exactly the fields the interface lists (not webhook_url)', async () => {
+    const launch = await call('POST', '/v1/job/change', {
+      contact_full_name: 'Kofi Doe',
+      contact_linkedin: 'https://www.linkedin.com/in/kofi-doe',
+      webhook_url: 'http://127.0.0.1:9/webhooks',
+      custom_fields: { crm_id: '42' },
+      extra: 'not a task field',
+    });
+    expect(launch.status).toBe(200);
+    const task = (launch.json as { input: { task: Record<string, unknown> } }).input.task;
+    expect(Object.keys(task).sort()).toEqual(
+      [
+        'company_domain',
+        'company_linkedin',
+        'professional_email',
+        'personal_email',
+        'contact_linkedin',
+        'contact_full_name',
+        'custom_fields',
+        'job_id',
+        'context_id',
+      ].sort(),
+    );
+    expect(task).toMatchObject({
+      contact_full_name: 'Kofi Doe',
+      company_domain: null,
+      custom_fields: { crm_id: '42' },
+    });
+  });
+
   it('lists the API key records to the master key', async () => {
     const answer = await call('GET', '/v1/api-keys');
     expect(answer.status).toBe(200);

@@ -161,6 +161,30 @@ describe('docker-compose.yml', () => {
     const check = strings(map(service('sim').healthcheck, 'sim.healthcheck').test, 'test').join(' ');
     expect(check).toContain(`127.0.0.1:${DEFAULT_SIM_PORT}/.well-known/jwks.json`);
   });
+
+  it('prints, inside compose, the simulator base URL the receiver uses (not 0.0.0.0)', () => {
+    const argv = strings(service('sim').command, 'sim.command');
+    const env = Object.fromEntries(
+      Object.entries(environment('hooksync')).map(([k, v]) => [k, withDefaults(String(v ?? ''))]),
+    );
+    expect(optionValue(argv, '--public-url')).toBe(loadConfig(env).apiBaseUrl);
+  });
+
+  it('builds the image once: only hooksync has build:, sim runs the same image and is never pulled', () => {
+    expect(service('hooksync').build).toBeDefined();
+    expect(service('sim').build).toBeUndefined();
+    expect(service('sim').image).toBe(service('hooksync').image);
+    expect(service('sim').pull_policy).toBe('never');
+  });
+
+  it('waits for Postgres on TCP, as hooksync connects, not on its Unix socket', () => {
+    const check = strings(map(service('postgres').healthcheck, 'healthcheck').test, 'test').join(' ');
+    expect(check).toMatch(/pg_isready\b.*(-h|--host)[ =]127\.0\.0\.1/);
+  });
+
+  it('says it needs Compose v2', () => {
+    expect(read('docker-compose.yml')).toMatch(/Compose v2/);
+  });
 });
 
 describe('Dockerfile', () => {
@@ -187,6 +211,19 @@ describe('Dockerfile', () => {
     for (const part of ['dist', 'templates', 'node_modules'])
       expect(copies.some((c) => c.includes(`/app/${part}`))).toBe(true);
     expect(copies.some((c) => /\bsrc\b/.test(c))).toBe(false);
+  });
+
+  it('names no build frontend to fetch (no `# syntax=` line) and ships no better-sqlite3 build leftovers', () => {
+    expect(read('Dockerfile')).not.toMatch(/^#\s*syntax\s*=/im);
+    const buildRuns = instructions
+      .filter((i) => i.stage === 0 && i.keyword === 'RUN')
+      .map((i) => i.args)
+      .join('\n');
+    const prune = buildRuns.indexOf('npm prune');
+    const cleanup = buildRuns.indexOf('better_sqlite3.node');
+    expect(prune).toBeGreaterThan(-1);
+    expect(cleanup).toBeGreaterThan(prune);
+    expect(buildRuns).toMatch(/rm -rf deps src/);
   });
 
   it('runs as a non-root user, exposes the default port, listens on 0.0.0.0, and starts `hooksync serve`', () => {

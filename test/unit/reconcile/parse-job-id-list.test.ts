@@ -61,7 +61,8 @@ describe('parseJobIdList: one id a line', () => {
         (ids, at, bad) => {
           const parsed = parseJobIdList(ids.join('\n'), 'job_change');
           expect(parsed.map((job) => job.job_id)).toEqual(ids.map((id) => id.toLowerCase()));
-          const index = at % (ids.length + 1);
+          // On the first line, a bad id with a separator reads as a CSV header (tested below).
+          const index = /[,;\t]/.test(bad) ? 1 + (at % ids.length) : at % (ids.length + 1);
           const lines = [...ids.slice(0, index), bad, ...ids.slice(index)];
           const error = failure(() => parseJobIdList(lines.join('\n'), 'job_change'));
           expect(error.issues).toEqual([`line ${index + 1}: "${bad.trim()}" is not a UUID`]);
@@ -108,5 +109,14 @@ describe('parseJobIdList: CSV with a job_id column', () => {
     const ids = Array.from({ length: 2000 }, () => randomUUID());
     const parsed = parseJobIdList(`job_id\n${ids.join('\n')}\n`, 'job_change');
     expect(parsed).toHaveLength(2000);
+  });
+});
+
+describe('parseJobIdList: a CSV without a job_id column', () => {
+  it('names the missing column and the header it read, instead of calling each line a bad id', () => {
+    const text = 'id,kind\n6f1c5a3e-8a8e-4a36-9d51-3c1f0a7b2d10,job_change\n';
+    const error = failure(() => parseJobIdList(text));
+    expect(error.message).toBe('the CSV has no job_id column (its header: id,kind)');
+    expect(error.issues).toEqual([]);
   });
 });

@@ -147,6 +147,35 @@ describe('world.jobChange', () => {
     }
   });
 
+  it('describes the contact asked about: their name and LinkedIn URL, with the new or missing role', () => {
+    const people = world.companies
+      .flatMap((c) => world.searchContacts(searchRequest({ domain: c.domain, page_size: 50 })).persons)
+      .slice(0, 200);
+    let changed = 0;
+    people.forEach((before, i) => {
+      // A CRM row: someone's name with a LinkedIn URL that the world knows under another name.
+      const contact_full_name = `Kofi Doe-${i}`;
+      const answer = world.jobChange({ contact_full_name, contact_linkedin: before.linkedin_url! });
+      if (answer.job_change_status !== 'moved' && answer.job_change_status !== 'left') return;
+      changed += 1;
+      expect([answer.person.first_name, answer.person.last_name]).toEqual(['Kofi', `Doe-${i}`]);
+      expect(answer.person.linkedin_url).toBe(before.linkedin_url);
+      expect(answer.person.title === null).toBe(answer.job_change_status === 'left');
+    });
+    expect(changed).toBeGreaterThan(20);
+  });
+
+  it('puts no null in Job Change experiences (the interface allows them in Search Contact ones only)', () => {
+    const experiences = answers.flatMap((a) => ('experiences' in a.person ? a.person.experiences : []));
+    expect(experiences.length).toBeGreaterThan(100);
+    const nulls = experiences.flatMap((e) =>
+      Object.entries(e)
+        .filter(([, value]) => value === null)
+        .map(([key]) => key),
+    );
+    expect(nulls).toEqual([]);
+  });
+
   it('answers unknown when nothing identifies the person', () => {
     expect(world.jobChange({})).toEqual({ job_change_status: 'unknown', person: {} });
     expect(world.jobChange({ company_domain: 'acme.com', contact_linkedin: '  ' })).toEqual({
