@@ -35,6 +35,7 @@ export const HOOKSYNC_CODES = [
   'NETWORK_ERROR',
   'TIMEOUT',
   'RESPONSE_MALFORMED',
+  'INPUT_INVALID',
 ] as const;
 export type HooksyncCode = (typeof HOOKSYNC_CODES)[number];
 
@@ -130,5 +131,12 @@ export class TemplateError extends HooksyncError {
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
+  }
+}
+
+/** An input file that cannot be read as rows (`hooksync launch`): names the file and the line. */
+export class InputError extends HooksyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INPUT_INVALID', message, options);
   }
 }

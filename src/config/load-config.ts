@@ -33,6 +33,12 @@ export interface HooksyncConfig {
   /** Bearer token of the admin API and status page; both are off when unset. */
   readonly adminToken: string | undefined;
   readonly logLevel: LogLevel;
+  /** Where the service reaches this hooksync (e.g. https://hooks.example.com): `launch` sends callbacks to it + /webhooks. */
+  readonly publicUrl: string | undefined;
+  /** Search Contact Launcher path (not shown by the interface); undefined: the client's default. */
+  readonly searchContactPath: string | undefined;
+  /** Job Change Launcher path (not shown by the interface); undefined: the client's default. */
+  readonly jobChangePath: string | undefined;
 }
 
 /** Which variable each config field is read from. */
@@ -46,6 +52,9 @@ export const CONFIG_VARIABLES: Readonly<Record<keyof HooksyncConfig, string>> = 
   unsigned: 'HOOKSYNC_UNSIGNED',
   adminToken: 'HOOKSYNC_ADMIN_TOKEN',
   logLevel: 'HOOKSYNC_LOG_LEVEL',
+  publicUrl: 'HOOKSYNC_PUBLIC_URL',
+  searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
+  jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
 });
 
 /** Values given on the command line; each wins over its variable. */
@@ -77,6 +86,9 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     unsigned: oneOf(raw('unsigned') ?? 'reject', UNSIGNED_POLICIES, CONFIG_VARIABLES.unsigned),
     adminToken: raw('adminToken'),
     logLevel: oneOf(raw('logLevel') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS, CONFIG_VARIABLES.logLevel),
+    publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl),
+    searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
+    jobChangePath: optionalPath(raw('jobChangePath'), CONFIG_VARIABLES.jobChangePath),
   });
 }
 
@@ -97,6 +109,14 @@ function optionalHttpUrl(value: string | undefined, variable: string): string | 
     throw new ConfigError(`${variable} must be an http(s) URL (got "${value}")`);
   }
   return value.replace(/\/+$/, '');
+}
+
+function optionalPath(value: string | undefined, variable: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!value.startsWith('/') || /\s/.test(value)) {
+    throw new ConfigError(`${variable} must be a path starting with "/" (got "${value}")`);
+  }
+  return value;
 }
 
 function databaseUrl(value: string): string {
