@@ -74,9 +74,6 @@ export function defineLaunchSuite(dialect: Dialect): void {
   describe(`on ${dialect}`, () => {
     beforeAll(async () => {
       sim = await createSimulator({ seed: 17, rate: { perInterval: 4, intervalSeconds: 1 } });
-    });
-    afterAll(async () => sim?.close());
-    beforeAll(async () => {
       database = await createDatabaseUrl(dialect);
       env = {
         HOOKSYNC_API_BASE_URL: sim.url,
@@ -84,7 +81,10 @@ export function defineLaunchSuite(dialect: Dialect): void {
         HOOKSYNC_DATABASE_URL: database.url,
       };
     });
-    afterAll(async () => database?.drop());
+    afterAll(async () => {
+      await sim?.close();
+      await database?.drop();
+    });
     afterEach(() => sim.reset());
 
     it('stops before sending anything when a row is invalid, naming each line and field', async () => {
