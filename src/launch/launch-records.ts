@@ -4,7 +4,7 @@
  * is claimed by a single conditional upsert (never read-then-write), so that it is launched at most once
  * per run, and not again by a later run unless asked (--again).
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, LaunchRowState, LaunchRowsTable } from '../storage/database.js';
 
 /** What a claim found. */
@@ -42,7 +42,10 @@ export interface LaunchOutcome {
  * Claims a row for this run: inserts it as 'sending', or takes over a row of an earlier run that is not
  * launched (or any, with `again`). Resolves unclaimed with what is recorded when the row is not to be sent.
  */
-export async function claimLaunchRow(db: Kysely<Database>, input: ClaimInput): Promise<ClaimResult> {
+export async function claimLaunchRow(
+  db: Kysely<Database> | Transaction<Database>,
+  input: ClaimInput,
+): Promise<ClaimResult> {
   const at = input.now.toISOString();
   const claimed = await db
     .insertInto('launch_rows')
@@ -90,7 +93,7 @@ export async function claimLaunchRow(db: Kysely<Database>, input: ClaimInput): P
 
 /** Records how a claimed row's request ended. */
 export async function recordLaunchOutcome(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   rowKey: string,
   outcome: LaunchOutcome,
   now: Date,

@@ -14,6 +14,7 @@ import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
+import { LaunchRowWriter } from './launch-row-writer.js';
 import {
   addProblem,
   createLaunchReport,
@@ -120,6 +121,7 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   if (options.dryRun) return finish();
 
   const runId = randomUUID();
+  const writer = new LaunchRowWriter(deps.db);
   const active = new Set<{ scope: DispatchScope; controller: AbortController }>();
   const stop = (reason: LaunchStop, message: string): void => {
     if (report.stopped !== null) return;
@@ -149,16 +151,18 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     line: number,
   ): Promise<{ go: boolean; count?: number }> => {
     const key = rowKey(operation.name, request);
-    const claim = await claimLaunchRow(deps.db, {
-      rowKey: key,
-      operation: operation.name,
-      requestText: JSON.stringify(request),
-      runId,
-      source: options.sourceName,
-      line,
-      again: options.again ?? false,
-      now: new Date(now()),
-    });
+    const claim = await writer.submit((trx) =>
+      claimLaunchRow(trx, {
+        rowKey: key,
+        operation: operation.name,
+        requestText: JSON.stringify(request),
+        runId,
+        source: options.sourceName,
+        line,
+        again: options.again ?? false,
+        now: new Date(now()),
+      }),
+    );
     if (!claim.claimed) {
       report.skipped += 1;
       const launched = claim.existing.state === 'launched';
@@ -192,7 +196,7 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     } finally {
       active.delete(entry);
     }
-    await recordLaunchOutcome(deps.db, key, outcome, new Date(now()));
+    await writer.submit((trx) => recordLaunchOutcome(trx, key, outcome, new Date(now())));
     if (result === undefined) return { go: false };
     report.launched += 1;
     if (result.stored !== undefined) report.stored += 1;

@@ -143,6 +143,7 @@ async function runLaunchCommand(
   const { DispatchTracker } = await import('../../launch/dispatch-tracker.js');
   const { runLaunch } = await import('../../launch/run-launch.js');
   const { createProgressReporter } = await import('../../launch/launch-progress.js');
+  const { startHeapTrimmer } = await import('../../launch/start-heap-trimmer.js');
 
   const tracker = new DispatchTracker();
   const client = createClient({
@@ -161,6 +162,7 @@ async function runLaunchCommand(
   const interrupt = new AbortController();
   void ctx.shutdown.then(() => interrupt.abort());
   const progress = createProgressReporter({ stream: ctx.stderr, interactive: ctx.interactive, logger });
+  const stopTrimming = startHeapTrimmer();
   let report: LaunchReport;
   try {
     report = await runLaunch(
@@ -207,6 +209,7 @@ async function runLaunchCommand(
     if (error instanceof InputError) throw new CliError(error.message, EXIT_FAILURE);
     throw error;
   } finally {
+    stopTrimming();
     progress.end();
     await store.close();
     await database.close();
