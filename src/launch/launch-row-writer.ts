@@ -47,7 +47,7 @@ export class LaunchRowWriter {
             for (const item of batch) out.push(await item.work(trx));
             return out;
           });
-          batch.forEach((item, i) => item.resolve(results[i]));
+          for (const [i, item] of batch.entries()) item.resolve(results[i]);
         } catch (error) {
           if (batch.length === 1) {
             batch[0]!.reject(error);

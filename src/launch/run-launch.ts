@@ -14,7 +14,6 @@ import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
-import { LaunchRowWriter } from './launch-row-writer.js';
 import {
   addProblem,
   createLaunchReport,
@@ -22,6 +21,7 @@ import {
   type LaunchStop,
   roundUsd,
 } from './launch-report.js';
+import { LaunchRowWriter } from './launch-row-writer.js';
 import { type InputFormat, readRows } from './read-rows.js';
 import { rowKey } from './row-key.js';
 import { type ValidatedFile, validateRows } from './validate-rows.js';
