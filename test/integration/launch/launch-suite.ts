@@ -312,6 +312,60 @@ export function defineLaunchSuite(dialect: Dialect): void {
       expect(rerun.report.skipped).toBe(run.report.launched);
     }, 30_000);
 
+    it('--dry-run checks and counts without sending; stdin takes JSON lines', async () => {
+      const file = await write('dry.csv', 'ip\n192.0.2.50\n192.0.2.51\n');
+      const dry = await runCliCaptured(['launch', 'reveal', '--from', file, '--dry-run'], {
+        env: { HOOKSYNC_DATABASE_URL: database.url },
+      });
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toContain('would launch 2 jobs');
+      expect(dry.stdout).toContain('"ip":"192.0.2.50"');
+      expect(sim.jobs()).toEqual([]);
+
+      const lines = '{"ip":"192.0.2.60","custom_fields":{"visit":7}}\n\nnot json\n{"ip":"192.0.2.61"}\n';
+      const piped = await runCliCaptured(
+        ['launch', 'reveal', '--from', '-', '--format', 'jsonl', '--json', '--skip-invalid'],
+        { env, stdin: lines },
+      );
+      const report = JSON.parse(piped.stdout) as Report;
+      expect(report).toMatchObject({ rows: 3, invalid: 1, launched: 2 });
+      expect(report.errors).toEqual([
+        { line: 3, message: 'line is not a JSON object (the line does not parse as JSON)' },
+      ]);
+      const visits = sim.jobs().map((j) => taskOf(sim, j.job_id).custom_fields);
+      expect(visits).toContainEqual({ visit: 7 });
+    });
+
+    it('an interrupt stops starting rows; the re-run finishes the file', async () => {
+      const lines = ['contact_full_name'];
+      for (let i = 0; i < 10; i += 1) lines.push(`Person Number ${i}`);
+      const file = await write('interrupt.csv', lines.join('\n'));
+      let interrupt: (signal: string) => void = () => {};
+      const shutdown = new Promise<string>((resolve) => {
+        interrupt = resolve;
+      });
+      const watcher = setInterval(() => {
+        if (sim.jobs().length >= 2) interrupt('SIGINT');
+      }, 5);
+      const run = await runCliCaptured(
+        ['launch', 'job-change', '--from', file, '--rate', '2/1', '--json', '--log-level', 'warn'],
+        { env, shutdown },
+      );
+      clearInterval(watcher);
+      const report = JSON.parse(run.stdout) as Report;
+      expect(run.code).toBe(1);
+      expect(report.stopped).toBe('interrupted');
+      expect(report.launched).toBeLessThan(10);
+      expect(report.launched).toBe(sim.jobs().length);
+      const rest = await launch(['job-change', '--from', file, '--rate', '20/1']);
+      expect(rest.report).toMatchObject({
+        launched: 10 - report.launched,
+        skipped: report.launched,
+        relaunched: 0,
+      });
+      expect(sim.jobs()).toHaveLength(10);
+    }, 20_000);
+
     it('stops at once on 402 QUOTA_ACCOUNT_OVER_QUOTA, and at --max-usd', async () => {
       const lines = ['ip'];
       for (let i = 1; i <= 40; i += 1) lines.push(`203.0.113.${i}`);
