@@ -366,6 +366,27 @@ export function defineLaunchSuite(dialect: Dialect): void {
       expect(sim.jobs()).toHaveLength(10);
     }, 20_000);
 
+    it('purge --person erases the launch records that name the person', async () => {
+      const file = await write(
+        'erase.csv',
+        'contact_linkedin\nhttps://www.linkedin.com/in/erase-me\nhttps://www.linkedin.com/in/keep-me\n',
+      );
+      expect((await launch(['job-change', '--from', file])).report.launched).toBe(2);
+      const purge = await runCliCaptured(
+        ['purge', '--person', 'https://www.linkedin.com/in/Erase-Me/', '--json'],
+        { env },
+      );
+      expect(purge.code, purge.stderr).toBe(0);
+      expect(JSON.parse(purge.stdout).deleted.launch_rows).toBe(1);
+      await withMigratedDatabase(database.url, async ({ db }) => {
+        const requests = (await db.selectFrom('launch_rows').select('request').execute()).map(
+          (r) => r.request,
+        );
+        expect(requests.some((r) => r.includes('erase-me'))).toBe(false);
+        expect(requests.some((r) => r.includes('keep-me'))).toBe(true);
+      });
+    });
+
     it('stops at once on 402 QUOTA_ACCOUNT_OVER_QUOTA, and at --max-usd', async () => {
       const lines = ['ip'];
       for (let i = 1; i <= 40; i += 1) lines.push(`203.0.113.${i}`);
