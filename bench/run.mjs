@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Runs every benchmark, each as a child process (receiver, startup, and export and reconcile when their
+ * Runs every benchmark, each as a child process (receiver, startup, and export, reconcile and launch when their
  * scripts are present), passes --quick through, prints their markdown and writes it into
  * bench/RESULTS.md, one section per benchmark.
  *
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { describeMachine, machineLine, RUNNER_ENV } from './lib/machine.mjs';
 import { writeResultsSection } from './lib/results-file.mjs';
 
-const BENCHMARKS = ['receiver', 'startup', 'export', 'reconcile'];
+const BENCHMARKS = ['receiver', 'startup', 'export', 'reconcile', 'launch'];
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 const { values: flags } = parseArgs({

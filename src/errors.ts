@@ -36,6 +36,7 @@ export const HOOKSYNC_CODES = [
   'TIMEOUT',
   'RESPONSE_MALFORMED',
   'RESPONSE_TOO_LARGE',
+  'INPUT_INVALID',
 ] as const;
 export type HooksyncCode = (typeof HOOKSYNC_CODES)[number];
 
@@ -149,5 +150,12 @@ export class TemplateError extends HooksyncError {
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
+  }
+}
+
+/** An input file that cannot be read as rows (`hooksync launch`): names the file and the line. */
+export class InputError extends HooksyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INPUT_INVALID', message, options);
   }
 }

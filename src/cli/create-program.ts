@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerJobsCommand } from './commands/jobs.js';
+import { registerLaunchCommand } from './commands/launch.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerPurgeCommand } from './commands/purge.js';
 import { registerQuarantineCommand } from './commands/quarantine.js';
@@ -38,6 +39,7 @@ export function createProgram(ctx: CliContext): Command {
     registerTemplatesCommand,
     registerMigrateCommand,
     registerRevealCommand,
+    registerLaunchCommand,
     registerQuarantineCommand,
     registerPurgeCommand,
     registerDemoCommand,

@@ -39,8 +39,10 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_USER_AGENT = 'hooksync';
 
 /**
- * Which calls spend pacing tokens: `'v1'` (default) every /v1 call; `'rate-limited'` only the Search
- * Contact and Job Change calls, the ones the Limits part names. The key set is never paced.
+ * Which calls spend pacing tokens: `'v1'` (default) the Search Contact and Job Change calls and the key
+ * list; `'rate-limited'` only the Search Contact and Job Change calls, the ones the Limits part names.
+ * Company Reveal is not in that list and is never paced (a 429 on it is still retried after Retry-After);
+ * neither is the key set.
  */
 export type PacingScope = 'v1' | 'rate-limited';
 
@@ -186,7 +188,7 @@ export function createClient(options: ClientOptions): Client {
   const apiKeys = createApiKeysResource({ request, paced: paceAllV1 });
 
   return {
-    companyReveal: createCompanyReveal({ request, paced: paceAllV1 }),
+    companyReveal: createCompanyReveal({ request, paced: false }),
     jobChange: createJobChangeResource({
       request,
       paced: true,

@@ -45,6 +45,12 @@ export interface HooksyncConfig {
    * would travel in clear): off unless HOOKSYNC_ALLOW_INSECURE_HTTP=1.
    */
   readonly allowInsecureHttp: boolean;
+  /** Where the service reaches this hooksync (e.g. https://hooks.example.com): `launch` sends callbacks to it + /webhooks. */
+  readonly publicUrl: string | undefined;
+  /** Search Contact Launcher path (not shown by the interface); undefined: the client's default. */
+  readonly searchContactPath: string | undefined;
+  /** Job Change Launcher path (not shown by the interface); undefined: the client's default. */
+  readonly jobChangePath: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
 }
@@ -63,6 +69,9 @@ export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 're
     logLevel: 'HOOKSYNC_LOG_LEVEL',
     uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
     allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
+    publicUrl: 'HOOKSYNC_PUBLIC_URL',
+    searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
+    jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
   });
 
 /** Values given on the command line; each wins over its variable. */
@@ -100,6 +109,10 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     uiSessionMinutes: minutes(raw('uiSessionMinutes')),
     allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
+    // No secret travels to the public URL (it is only named in webhook_url), so plain http is the user's call.
+    publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
+    searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
+    jobChangePath: optionalPath(raw('jobChangePath'), CONFIG_VARIABLES.jobChangePath),
   });
 }
 
@@ -172,6 +185,14 @@ function minutes(value: string | undefined): number {
     );
   }
   return n;
+}
+
+function optionalPath(value: string | undefined, variable: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!value.startsWith('/') || /\s/.test(value)) {
+    throw new ConfigError(`${variable} must be a path starting with "/" (got "${value}")`);
+  }
+  return value;
 }
 
 function databaseUrl(value: string): string {

@@ -70,5 +70,6 @@ export const COMPANIES_SOURCE: ExportSource = {
     ],
     ['technologies', 'json', 'company.technologies (JSON array of strings)', '{c}.technologies'],
     ['funding_rounds', 'json', 'company.funding_details.funding_rounds (JSON array)', '{c}.funding_rounds'],
+    ['task.custom_fields', 'json', 'input.task.custom_fields (JSON object)', '{c}.custom_fields'],
   ]),
 };

@@ -156,8 +156,8 @@ export const PERSONS_SOURCE: ExportSource = {
     [
       'task.custom_fields',
       'json',
-      'input.task.custom_fields (JSON object; Job Change only)',
-      '{jc}.custom_fields',
+      'input.task.custom_fields of the Search Contact or Job Change job (JSON object)',
+      'COALESCE({p}.custom_fields, {jc}.custom_fields)',
       '{jc}.custom_fields',
     ],
   ]),

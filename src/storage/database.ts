@@ -88,6 +88,8 @@ export interface PersonsTable {
   department: string | null;
   /** JSON array of experience objects, as sent. */
   experiences: string;
+  /** JSON object, as sent in input.task.custom_fields (null only on rows older than migration 007 left unmatched). */
+  custom_fields: string | null;
   received_at: string;
 }
 
@@ -125,6 +127,8 @@ export interface CompaniesTable {
   technologies: string;
   /** JSON array of FundingRound, as sent. */
   funding_rounds: string;
+  /** JSON object, as sent in input.task.custom_fields. */
+  custom_fields: string | null;
   received_at: string;
 }
 
@@ -227,6 +231,36 @@ export interface NormalizationQueueTable {
   stored_at: string;
 }
 
+/** State of one row of a bulk launch (`hooksync launch`). */
+export type LaunchRowState = 'sending' | 'launched' | 'failed' | 'uncertain';
+
+/** One request of a bulk launch, recorded before it is sent and again once answered. */
+export interface LaunchRowsTable {
+  /** sha-256 of the operation and its request (without webhook_url): the row's identity across runs. */
+  row_key: string;
+  operation: string;
+  /** The request sent, as JSON text. */
+  request: string;
+  state: LaunchRowState;
+  /** The state before the current run claimed the row (null when new). */
+  prior_state: string | null;
+  run_id: string;
+  attempts: number;
+  /** The file and line the row came from (the latest run's). */
+  source: string | null;
+  line: number | null;
+  job_id: string | null;
+  /** The job's status in the launcher's answer. */
+  status: string | null;
+  /** usage.total_usd of the answer, as a decimal string. */
+  usd: string | null;
+  /** Persons on a Search Contact page (for --pages). */
+  result_count: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
@@ -242,4 +276,5 @@ export interface Database {
   delivery_stats: DeliveryStatsTable;
   normalization_queue: NormalizationQueueTable;
   ui_sessions: UiSessionsTable;
+  launch_rows: LaunchRowsTable;
 }

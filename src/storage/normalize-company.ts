@@ -3,14 +3,23 @@
  * confidence_score, ip_geo: always) and the company behind it (null fields when company is `{}`).
  */
 import type { CompaniesTable } from './database.js';
-import { asRecord, int32At, int64DigitsAt, jsonArrayAt, recordAt, textAt } from './normalize-values.js';
+import {
+  asRecord,
+  int32At,
+  int64DigitsAt,
+  jsonArrayAt,
+  jsonObjectAt,
+  recordAt,
+  textAt,
+} from './normalize-values.js';
 
 /** One row of the companies table. */
 export type CompanyRow = CompaniesTable;
 
 /** The row for a Company Reveal envelope; none when its output is missing or not an object. */
 export function normalizeCompanyReveal(envelope: unknown, jobId: string, receivedAt: string): CompanyRow[] {
-  const output = recordAt(asRecord(envelope), 'output');
+  const root = asRecord(envelope);
+  const output = recordAt(root, 'output');
   if (output === undefined) return [];
   const geo = recordAt(output, 'ip_geo');
   const company = recordAt(output, 'company');
@@ -46,6 +55,7 @@ export function normalizeCompanyReveal(envelope: unknown, jobId: string, receive
       total_funding_usd: int64DigitsAt(funding, 'total_funding_usd'),
       technologies: jsonArrayAt(company, 'technologies'),
       funding_rounds: jsonArrayAt(funding, 'funding_rounds'),
+      custom_fields: jsonObjectAt(recordAt(recordAt(root, 'input'), 'task'), 'custom_fields'),
       received_at: receivedAt,
     },
   ];

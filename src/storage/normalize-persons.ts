@@ -3,7 +3,15 @@
  * and the person of a Job Change result when it is not the empty object.
  */
 import type { PersonsTable } from './database.js';
-import { asRecord, type JsonRecord, jsonArrayAt, member, recordAt, textAt } from './normalize-values.js';
+import {
+  asRecord,
+  type JsonRecord,
+  jsonArrayAt,
+  jsonObjectAt,
+  member,
+  recordAt,
+  textAt,
+} from './normalize-values.js';
 
 /** One row of the persons table. */
 export type PersonRow = PersonsTable;
@@ -13,6 +21,7 @@ function personRow(
   position: number,
   sourceKind: PersonRow['source_kind'],
   person: JsonRecord,
+  customFields: string,
   receivedAt: string,
 ): PersonRow {
   return {
@@ -35,8 +44,14 @@ function personRow(
     seniority: textAt(person, 'seniority'),
     department: textAt(person, 'department'),
     experiences: jsonArrayAt(person, 'experiences'),
+    custom_fields: customFields,
     received_at: receivedAt,
   };
+}
+
+/** The job's input.task.custom_fields as JSON text ('{}' when absent): every row of the job carries it. */
+function taskCustomFields(envelope: unknown): string {
+  return jsonObjectAt(recordAt(recordAt(asRecord(envelope), 'input'), 'task'), 'custom_fields');
 }
 
 /** Rows for output.persons of a Search Contact envelope; entries that are not objects are skipped. */
@@ -48,9 +63,11 @@ export function normalizeSearchContactPersons(
   const persons = member(recordAt(asRecord(envelope), 'output'), 'persons');
   if (!Array.isArray(persons)) return [];
   const rows: PersonRow[] = [];
+  const customFields = taskCustomFields(envelope);
   persons.forEach((entry: unknown, index) => {
     const person = asRecord(entry);
-    if (person !== undefined) rows.push(personRow(jobId, index, 'search_contact', person, receivedAt));
+    if (person !== undefined)
+      rows.push(personRow(jobId, index, 'search_contact', person, customFields, receivedAt));
   });
   return rows;
 }
@@ -59,5 +76,5 @@ export function normalizeSearchContactPersons(
 export function normalizeJobChangePerson(envelope: unknown, jobId: string, receivedAt: string): PersonRow[] {
   const person = recordAt(recordAt(asRecord(envelope), 'output'), 'person');
   if (person === undefined || Object.keys(person).length === 0) return [];
-  return [personRow(jobId, 0, 'job_change', person, receivedAt)];
+  return [personRow(jobId, 0, 'job_change', person, taskCustomFields(envelope), receivedAt)];
 }

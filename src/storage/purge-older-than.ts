@@ -129,6 +129,19 @@ const STEPS: ReadonlyArray<{ table: PurgeTable; count: Count; remove: Count }> =
       ),
   },
   {
+    // A launch record older than the cutoff is forgotten: the same row in a later file launches again.
+    table: 'launch_rows',
+    count: (db, w) =>
+      countRows(
+        db
+          .selectFrom('launch_rows')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('updated_at', '<', w.cutoffIso),
+      ),
+    remove: (db, w) =>
+      deletedRows(db.deleteFrom('launch_rows').where('updated_at', '<', w.cutoffIso).executeTakeFirst()),
+  },
+  {
     table: 'delivery_stats',
     count: (db, w) =>
       countRows(

@@ -1,7 +1,8 @@
 /**
  * `purge --person`: an erasure request for one LinkedIn URL. Always deleted: the person's persons rows,
  * the job_changes rows about them (as the contact asked for or as the person found), and quarantined
- * bodies that mention them (refused copies, kept only for diagnosis). Stored envelopes that mention them
+ * bodies that mention them (refused copies, kept only for diagnosis), and `hooksync launch` records of
+ * requests that name them. Stored envelopes that mention them
  * are verbatim records that may hold other people too (a Search Contact page): they are reported, and
  * deleted with all their rows only when `includeJobs` says so. See docs/operations.md, Retention.
  */
@@ -38,6 +39,8 @@ interface PersonPurgePlan {
   readonly jobChanges: Set<string>;
   readonly companies: Set<string>;
   readonly quarantine: Set<string>;
+  /** `hooksync launch` records whose request names the person (a job-change check of them). */
+  readonly launchRows: Set<string>;
   /** Jobs whose envelope mentions the person. */
   readonly mentioning: string[];
 }
@@ -93,6 +96,14 @@ async function planPersonPurge(
     .execute()) {
     if (textMentionsLinkedinUrl(Buffer.from(row.body).toString('utf8'), needle)) quarantine.add(row.id);
   }
+  const launchRows = new Set<string>();
+  for (const row of await db
+    .selectFrom('launch_rows')
+    .select(['row_key', 'request'])
+    .where(likeMatch('request', pattern))
+    .execute()) {
+    if (textMentionsLinkedinUrl(row.request, needle)) launchRows.add(row.row_key);
+  }
   const mentioning: string[] = [];
   for (const row of await db
     .selectFrom('jobs')
@@ -127,7 +138,7 @@ async function planPersonPurge(
         companies.add(row.job_id);
     }
   }
-  return { persons, jobChanges, companies, quarantine, mentioning };
+  return { persons, jobChanges, companies, quarantine, launchRows, mentioning };
 }
 
 async function deleteByKeys(
@@ -162,6 +173,9 @@ async function executePlan(trx: Kysely<Database>, plan: PersonPurgePlan, include
   deleted.quarantine = await deleteByKeys(plan.quarantine, (ids) =>
     trx.deleteFrom('quarantine').where('id', 'in', ids).executeTakeFirst(),
   );
+  deleted.launch_rows = await deleteByKeys(plan.launchRows, (keys) =>
+    trx.deleteFrom('launch_rows').where('row_key', 'in', keys).executeTakeFirst(),
+  );
   if (includeJobs) {
     deleted.jobs = await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('jobs').where('job_id', 'in', ids).executeTakeFirst(),
@@ -176,6 +190,7 @@ function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
   counts.job_changes = plan.jobChanges.size;
   counts.companies = plan.companies.size;
   counts.quarantine = plan.quarantine.size;
+  counts.launch_rows = plan.launchRows.size;
   counts.jobs = includeJobs ? plan.mentioning.length : 0;
   return counts;
 }

@@ -13,6 +13,7 @@ export const PURGE_TABLES = [
   'quarantine',
   'expected_jobs',
   'delivery_stats',
+  'launch_rows',
 ] as const;
 
 /** A table a purge deletes from. */

@@ -123,6 +123,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       quarantine: 1,
       expected_jobs: 3, // the three old jobs' received entries; the old pending entry stays
       delivery_stats: 2, // two outcomes in an hour 100 days ago; the recent hour stays
+      launch_rows: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);
@@ -209,6 +210,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       quarantine: 1, // the refused body that mentions her
       expected_jobs: 0,
       delivery_stats: 0,
+      launch_rows: 0,
     };
     expect(dry).toMatchObject({ mode: 'person', dry_run: true, person: LENA, include_jobs: false });
     expect(dry.deleted).toEqual(expected);
@@ -250,6 +252,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       quarantine: 1,
       expected_jobs: 0,
       delivery_stats: 0,
+      launch_rows: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);

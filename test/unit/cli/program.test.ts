@@ -11,6 +11,7 @@ const COMMANDS = [
   'templates',
   'migrate',
   'reveal',
+  'launch',
   'quarantine',
   'purge',
   'demo',
@@ -28,6 +29,16 @@ describe('hooksync CLI frame', () => {
     expect((await runCliCaptured(['jobs', '--help'])).stdout).toMatch(/list[\s\S]*get/);
     expect((await runCliCaptured(['templates', '--help'])).stdout).toMatch(/list[\s\S]*show/);
     expect((await runCliCaptured(['quarantine', '--help'])).stdout).toMatch(/list/);
+  });
+
+  it('shows an example per operation in launch --help', async () => {
+    const run = await runCliCaptured(['launch', '--help']);
+    expect(run.code).toBe(0);
+    for (const op of ['search', 'job-change', 'reveal']) {
+      expect(run.stdout).toMatch(new RegExp(`^  ${op}\\b`, 'm'));
+      expect(run.stdout).toContain(`hooksync launch ${op} --from`);
+    }
+    expect((await runCliCaptured(['launch', 'search', '--help'])).stdout).toContain('--pages <n>');
   });
 
   it('fails an unknown command with a usage error on stderr', async () => {

@@ -77,7 +77,7 @@ describe('client pacing', () => {
     });
   });
 
-  it("pacingScope 'rate-limited' spends tokens only on Search Contact and Job Change calls", async () => {
+  it("pacingScope 'rate-limited' spares the key list; neither scope paces Company Reveal", async () => {
     server.setHandler((request) =>
       request.path === '/v1/company-reveal'
         ? jsonReply(500, errorObject('INTERNAL_UNCLASSIFIED_ERROR', 'INTERNAL', 'x'))
@@ -92,6 +92,19 @@ describe('client pacing', () => {
     const all = createClient(options);
     await all.companyReveal({ ip: '8.8.8.8', custom_fields: {} }).catch(() => undefined);
     await all.jobChange.find(JOB_ID);
+    await all.apiKeys.list().catch(() => undefined);
+    // The job change and the key list: not the reveal.
     expect(all.pacing.requestsSent).toBe(2);
+  });
+
+  it('Company Reveal is not paced at 50 per 60 s: 120 reveals go as fast as the service answers', async () => {
+    server.setHandler(() => jsonReply(200, jobChangeEnvelope()));
+    const time = fakeTime();
+    const client = createClient({ baseUrl: server.url, apiKey: 'k', now: time.now, sleep: time.sleep });
+    await Promise.all(
+      Array.from({ length: 120 }, () => client.companyReveal({ ip: '8.8.8.8' }).catch(() => undefined)),
+    );
+    expect(time.requested).toEqual([]);
+    expect(client.pacing.requestsSent).toBe(0);
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * Rows out of an input file, streamed: a CSV with a header row, or JSON lines (one object a line). Each row
+ * comes with the line of the file it ends on, so that a problem can be reported where the user can find it.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { isPlainObject } from '../contract/custom-fields.js';
+import { InputError } from '../errors.js';
+
+/** The two input formats. */
+export const INPUT_FORMATS = ['csv', 'jsonl'] as const;
+/** One of {@link INPUT_FORMATS}. */
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/** One row of the file: its cells by column name, or why the line is not a row. */
+export type SourceRow =
+  | { readonly line: number; readonly cells: Readonly<Record<string, unknown>> }
+  | { readonly line: number; readonly problem: string };
+
+/** The format a file's name implies: `.jsonl` and `.ndjson` are JSON lines, anything else CSV. */
+export function formatOfPath(path: string): InputFormat {
+  return /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : 'csv';
+}
+
+/**
+ * The rows of `path` in `format`. `onHeader` receives a CSV's column names once they are read. A CSV that
+ * cannot be parsed throws InputError; a JSON line that is not an object is a row problem.
+ */
+export async function* readRows(
+  path: string,
+  format: InputFormat,
+  onHeader?: (columns: readonly string[]) => void,
+): AsyncGenerator<SourceRow> {
+  if (format === 'jsonl') {
+    yield* readJsonLines(path);
+    return;
+  }
+  const parser = createReadStream(path).pipe(
+    parse({
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      columns: (header: string[]) => {
+        const columns = header.map((name) => name.trim());
+        onHeader?.(columns);
+        return columns;
+      },
+    }),
+  );
+  try {
+    for await (const item of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>) {
+      yield { line: item.info.lines, cells: item.record };
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InputError(`${basename(path)}: ${message}`, { cause: error });
+  }
+}
+
+async function* readJsonLines(path: string): AsyncGenerator<SourceRow> {
+  const lines = createInterface({
+    input: createReadStream(path, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
+    if (trimmed === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      yield { line, problem: 'not a JSON object (the line does not parse as JSON)' };
+      continue;
+    }
+    if (!isPlainObject(value)) yield { line, problem: 'not a JSON object' };
+    else yield { line, cells: value };
+  }
+}
+
+/** Standard input copied to a temporary file, so that it can be read twice (validate, then launch). */
+export async function spoolToFile(input: Readable): Promise<{ path: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'hooksync-launch-'));
+  const path = join(dir, 'stdin');
+  const out = createWriteStream(path, { mode: 0o600 });
+  await pipeline(input, out);
+  if (!out.closed) await once(out, 'close');
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}

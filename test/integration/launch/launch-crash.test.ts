@@ -1,0 +1,77 @@
+/**
+ * kill -9 in the middle of a launch, then the same command again: the re-run finishes the file and pays
+ * again only for the few requests that were in flight (the built executable, a real process).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonText } from '../../../src/contract/json.js';
+import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { runCliCaptured } from '../../helpers/cli-harness.js';
+import { ensureBuilt } from '../../helpers/ensure-built.js';
+
+const ROWS = 30;
+const CONCURRENCY = 4;
+
+describe('hooksync launch after kill -9', () => {
+  let dir: string;
+  let sim: Simulator;
+  let cli: string;
+  beforeAll(async () => {
+    cli = ensureBuilt();
+    dir = await mkdtemp(join(tmpdir(), 'hooksync-launch-crash-'));
+    sim = await createSimulator({ seed: 3, rate: { perInterval: 5, intervalSeconds: 1 } });
+  }, 120_000);
+  afterAll(async () => {
+    await sim?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('re-run launches every row once, relaunching at most the rows that were in flight', async () => {
+    const lines = ['contact_linkedin,Id'];
+    for (let i = 0; i < ROWS; i += 1) lines.push(`https://www.linkedin.com/in/person-${i},R${i}`);
+    const file = join(dir, 'contacts.csv');
+    await writeFile(file, lines.join('\n'));
+    const env = {
+      HOOKSYNC_API_BASE_URL: sim.url,
+      HOOKSYNC_API_KEY: sim.apiKey,
+      HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
+    };
+    const argv = ['launch', 'job-change', '--from', file, '--carry', 'Id', '--rate', '5/1'];
+    const child = spawn(process.execPath, [cli, ...argv, '--concurrency', String(CONCURRENCY)], {
+      env: { ...process.env, ...env, HOOKSYNC_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (sim.jobs().length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const before = sim.jobs().length;
+    expect(before).toBeGreaterThanOrEqual(8);
+    expect(before).toBeLessThan(ROWS);
+
+    const rerun = await runCliCaptured([...argv, '--json'], { env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const report = JSON.parse(rerun.stdout) as { launched: number; skipped: number; relaunched: number };
+    const extra = sim.jobs().length - ROWS;
+    expect(extra).toBeGreaterThanOrEqual(0);
+    expect(report.relaunched).toBeGreaterThanOrEqual(extra);
+    expect(report.relaunched).toBeLessThanOrEqual(CONCURRENCY);
+    expect(report.launched + report.skipped).toBe(ROWS);
+    const ids = new Set(
+      sim.jobs().map((j) => {
+        const job = parseJsonText(sim.jobText(j.job_id) ?? '{}') as {
+          input: { task: { custom_fields: { Id: string } } };
+        };
+        return job.input.task.custom_fields.Id;
+      }),
+    );
+    expect(ids.size).toBe(ROWS);
+
+    const third = await runCliCaptured([...argv, '--json'], { env });
+    expect(JSON.parse(third.stdout)).toMatchObject({ launched: 0, skipped: ROWS, relaunched: 0 });
+  }, 90_000);
+});

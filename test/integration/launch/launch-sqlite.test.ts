@@ -1,0 +1,3 @@
+import { defineLaunchSuite } from './launch-suite.js';
+
+defineLaunchSuite('sqlite');
