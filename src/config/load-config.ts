@@ -41,10 +41,11 @@ export interface HooksyncConfig {
   /** Lifetime of a status page sign-in, in minutes. */
   readonly uiSessionMinutes: number;
   /**
-   * Accept `http://` service and key-set URLs to hosts other than loopback (the API key and the key set
-   * would travel in clear): off unless HOOKSYNC_ALLOW_INSECURE_HTTP=1.
+   * Plain `http://` service and key-set URLs to hosts other than loopback (the API key and the key set would
+   * travel in clear): `false` unless HOOKSYNC_ALLOW_INSECURE_HTTP is `1` (any host, `true`) or a
+   * comma-separated list of the host names allowed (e.g. `sim`, the simulator on a compose network).
    */
-  readonly allowInsecureHttp: boolean;
+  readonly allowInsecureHttp: boolean | readonly string[];
   /** Where the service reaches this hooksync (e.g. https://hooks.example.com): `launch` sends callbacks to it + /webhooks. */
   readonly publicUrl: string | undefined;
   /** Search Contact Launcher path (not shown by the interface); undefined: the client's default. */
@@ -90,7 +91,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
 
-  const allowInsecureHttp = flag(raw('allowInsecureHttp'), CONFIG_VARIABLES.allowInsecureHttp);
+  const allowInsecureHttp = insecureHttpAllowance(raw('allowInsecureHttp'));
   const apiBaseUrl = optionalHttpUrl(raw('apiBaseUrl'), CONFIG_VARIABLES.apiBaseUrl, allowInsecureHttp);
   const jwksUrl =
     optionalHttpUrl(raw('jwksUrl'), CONFIG_VARIABLES.jwksUrl, allowInsecureHttp) ??
@@ -143,7 +144,7 @@ function shown(value: string): string {
 function optionalHttpUrl(
   value: string | undefined,
   variable: string,
-  allowInsecure: boolean,
+  allowInsecure: boolean | readonly string[],
 ): string | undefined {
   if (value === undefined) return undefined;
   let url: URL;
@@ -159,21 +160,29 @@ function optionalHttpUrl(
     // fetch refuses such URLs anyway, and the API key has its own variable.
     throw new ConfigError(`${variable} must not hold a user name or password (got "${shown(value)}")`);
   }
-  if (url.protocol === 'http:' && !allowInsecure && !isLoopbackHost(url.hostname)) {
+  const allowed = allowInsecure === true || (allowInsecure !== false && allowInsecure.includes(url.hostname));
+  if (url.protocol === 'http:' && !allowed && !isLoopbackHost(url.hostname)) {
     throw new ConfigError(
       `${variable} must be https:// unless its host is loopback (got "${value}"); set ` +
-        `${CONFIG_VARIABLES.allowInsecureHttp}=1 to accept plain http on a trusted network`,
+        `${CONFIG_VARIABLES.allowInsecureHttp}=${url.hostname} (or 1, any host) to accept plain http on a trusted network`,
     );
   }
   return value.replace(/\/+$/, '');
 }
 
-function flag(value: string | undefined, variable: string): boolean {
+/** HOOKSYNC_ALLOW_INSECURE_HTTP: 1 (any host), 0 (none), or the host names allowed, comma-separated. */
+function insecureHttpAllowance(value: string | undefined): boolean | readonly string[] {
   if (value === undefined) return false;
   const v = value.toLowerCase();
   if (v === '1' || v === 'true' || v === 'yes') return true;
   if (v === '0' || v === 'false' || v === 'no') return false;
-  throw new ConfigError(`${variable} must be 1 or 0 (got "${value}")`);
+  const hosts = v.split(',').map((host) => host.trim());
+  if (hosts.some((host) => !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(host))) {
+    throw new ConfigError(
+      `${CONFIG_VARIABLES.allowInsecureHttp} must be 1, 0 or a comma-separated list of host names (got "${value}")`,
+    );
+  }
+  return Object.freeze(hosts);
 }
 
 function minutes(value: string | undefined): number {

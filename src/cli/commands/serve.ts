@@ -42,7 +42,8 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       'after',
       '\nHOOKSYNC_ADMIN_TOKEN (at least 32 characters: openssl rand -hex 32) turns on /admin and /ui;\n' +
         'HOOKSYNC_UI_SESSION_MINUTES (default 120) is how long a /ui sign-in lasts;\n' +
-        'HOOKSYNC_ALLOW_INSECURE_HTTP=1 accepts http:// service and key-set URLs to hosts other than loopback.',
+        'HOOKSYNC_ALLOW_INSECURE_HTTP=<host,...> (or 1, any host) accepts http:// service and key-set URLs\n' +
+        'to those hosts as well as loopback.',
     );
   addServiceOptions(command);
   addDatabaseOption(command);

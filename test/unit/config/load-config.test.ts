@@ -63,7 +63,11 @@ describe('loadConfig', () => {
     ['HOOKSYNC_JWKS_URL', 'not a url', /HOOKSYNC_JWKS_URL/],
     ['HOOKSYNC_UI_SESSION_MINUTES', '0', /HOOKSYNC_UI_SESSION_MINUTES must be an integer from 1 to 10080/],
     ['HOOKSYNC_UI_SESSION_MINUTES', '90.5', /HOOKSYNC_UI_SESSION_MINUTES/],
-    ['HOOKSYNC_ALLOW_INSECURE_HTTP', 'maybe', /HOOKSYNC_ALLOW_INSECURE_HTTP must be 1 or 0/],
+    [
+      'HOOKSYNC_ALLOW_INSECURE_HTTP',
+      'sim:8788',
+      /HOOKSYNC_ALLOW_INSECURE_HTTP must be 1, 0 or a comma-separated list of host names/,
+    ],
     [
       'HOOKSYNC_DATABASE_URL',
       'mysql://x/y',
@@ -105,7 +109,7 @@ describe('loadConfig', () => {
     ] as const) {
       expect(() => loadConfig({ [variable]: value })).toThrow(
         new RegExp(
-          `^${variable} must be https:// unless its host is loopback.*HOOKSYNC_ALLOW_INSECURE_HTTP=1`,
+          `^${variable} must be https:// unless its host is loopback.*HOOKSYNC_ALLOW_INSECURE_HTTP=`,
         ),
       );
       const allowed = loadConfig({ [variable]: value, HOOKSYNC_ALLOW_INSECURE_HTTP: '1' });
@@ -113,6 +117,17 @@ describe('loadConfig', () => {
     }
     expect(loadConfig({ HOOKSYNC_ALLOW_INSECURE_HTTP: 'true' }).allowInsecureHttp).toBe(true);
     expect(loadConfig({}, { allowInsecureHttp: true }).allowInsecureHttp).toBe(true);
+    // A list allows exactly the hosts it names, nothing else.
+    const named = { HOOKSYNC_ALLOW_INSECURE_HTTP: 'sim, 10.0.0.5' };
+    expect(loadConfig({ ...named, HOOKSYNC_API_BASE_URL: 'http://sim:8788' }).apiBaseUrl).toBe(
+      'http://sim:8788',
+    );
+    expect(loadConfig({ ...named, HOOKSYNC_JWKS_URL: 'http://10.0.0.5/jwks.json' }).jwksUrl).toBe(
+      'http://10.0.0.5/jwks.json',
+    );
+    expect(() => loadConfig({ ...named, HOOKSYNC_API_BASE_URL: 'http://simulator:8788' })).toThrow(
+      /must be https:\/\/ unless its host is loopback.*HOOKSYNC_ALLOW_INSECURE_HTTP=simulator/,
+    );
   });
 
   it('refuses a user name or password in a service or key-set URL, and never prints them', () => {
