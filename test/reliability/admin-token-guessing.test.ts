@@ -13,6 +13,7 @@ import {
   DEFAULT_FAILURES_PER_ADDRESS,
   DEFAULT_GLOBAL_FAILURES,
 } from '../../src/admin-access/create-auth-throttle.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { requestFrom, signInFrom } from '../helpers/request-from-address.js';
 import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
 import { createSigningKey, type JwksServer, startJwksServer } from '../helpers/webhook-signer.js';
@@ -62,9 +63,12 @@ describe('guessing the admin token', () => {
 
     const checked = statuses.get(401) ?? 0;
     const throttled = statuses.get(429) ?? 0;
-    console.log(
-      `${GUESSES} guesses from ${ATTACKERS.length} addresses: ${checked} checked (401), ${throttled} throttled (429)`,
-    );
+    recordReliabilityFigures('admin-token-guessing', {
+      guesses: GUESSES,
+      addresses: ATTACKERS.length,
+      checked_401: checked,
+      throttled_429: throttled,
+    });
     expect(checked + throttled).toBe(GUESSES);
     // Twenty addresses could make 200 guesses by their own limits; the global ceiling stops them at 100
     // (give or take the guesses already in flight from addresses still clean when it was reached).

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/client/read-capped-body.js
 import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
 import { runReconcile } from '../../src/reconcile/run-reconcile.js';
 import { createJobStore, type JobStore } from '../../src/storage/job-store.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { type StreamingUpstream, startStreamingUpstream } from '../helpers/streaming-upstream.js';
 import { type SeededSimulator, startSimulatorWithJobs } from '../integration/reconcile/helpers/sim-jobs.js';
 import { createTempSqlite, type TempDatabase } from '../unit/reconcile/helpers/temp-database.js';
@@ -67,11 +68,13 @@ describe('a 600 MB finder answer', () => {
     }
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     const grewBy = rssPeak - rssBefore;
-    console.log(
-      `600 MB answer: rss before ${(rssBefore / MB).toFixed(0)} MB, peak ${(rssPeak / MB).toFixed(0)} MB ` +
-        `(+${(grewBy / MB).toFixed(0)} MB); upstream sent ${(upstream.bytesSent() / MB).toFixed(0)} MB ` +
-        `of ${HUGE_BYTES / MB} MB (cap ${DEFAULT_MAX_RESPONSE_BYTES / MB} MB)`,
-    );
+    recordReliabilityFigures('bounded-upstream', {
+      rss_before_mb: Math.round(rssBefore / MB),
+      rss_peak_mb: Math.round(rssPeak / MB),
+      upstream_sent_mb: Math.round(upstream.bytesSent() / MB),
+      answer_mb: HUGE_BYTES / MB,
+      cap_mb: DEFAULT_MAX_RESPONSE_BYTES / MB,
+    });
 
     expect(report.status).toBe('completed');
     expect(report.failed).toBe(1);

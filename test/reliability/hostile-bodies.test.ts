@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countJobs } from '../../src/storage/job-queries.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
+import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import {
   holdRequest,
   postBody,
@@ -134,24 +135,18 @@ describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
       const after = residentBytes(pid);
       const databaseAfter = sqliteBytes(databaseUrl);
 
-      console.log(
-        `hostile bodies (${RELIABILITY_MODE}):\n${JSON.stringify(
-          {
-            rounds: ROUNDS,
-            bodies_per_round: 2 * FLOOD_BODIES,
-            body_mib: FLOOD_BODY_BYTES / MIB,
-            answers: Object.fromEntries(statuses),
-            flood_ms: Math.round(floodMs),
-            rss_idle_mb: Math.round(idle / 1e6),
-            rss_peak_mb: Math.round(peak / 1e6),
-            rss_after_mb: Math.round(after / 1e6),
-            database_growth_mb: Number(((databaseAfter - databaseBefore) / 1e6).toFixed(2)),
-            genuine_ms_max: Math.max(...genuineMs),
-          },
-          null,
-          2,
-        )}`,
-      );
+      recordReliabilityFigures(`hostile-bodies-${RELIABILITY_MODE}`, {
+        rounds: ROUNDS,
+        bodies_per_round: 2 * FLOOD_BODIES,
+        body_mib: FLOOD_BODY_BYTES / MIB,
+        answers: Object.fromEntries(statuses),
+        flood_ms: Math.round(floodMs),
+        rss_idle_mb: Math.round(idle / 1e6),
+        rss_peak_mb: Math.round(peak / 1e6),
+        rss_after_mb: Math.round(after / 1e6),
+        database_growth_mb: Number(((databaseAfter - databaseBefore) / 1e6).toFixed(2)),
+        genuine_ms_max: Math.max(...genuineMs),
+      });
       expect(statuses.get('200') ?? 0).toBe(0);
       // Every flood request got its refusal (401) or, when the close raced the answer, a reset.
       for (const label of statuses.keys()) expect(['401', 'reset']).toContain(label);
@@ -202,9 +197,10 @@ describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
         expect(answer.status, `genuine delivery ${i} during the slow bodies`).toBe(200);
         genuineMs.push(Math.round(answer.ms));
       }
-      console.log(
-        `slow unsigned bodies (${RELIABILITY_MODE}): ${JSON.stringify({ sockets: wanted, genuine_ms_max: Math.max(...genuineMs) })}`,
-      );
+      recordReliabilityFigures(`slow-unsigned-bodies-${RELIABILITY_MODE}`, {
+        sockets: wanted,
+        genuine_ms_max: Math.max(...genuineMs),
+      });
       expect(Math.max(...genuineMs)).toBeLessThan(GENUINE_ANSWER_MS);
     } finally {
       for (const request of slow) request.destroy();
