@@ -3,6 +3,7 @@
  */
 import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDestinationsCommand } from './commands/destinations.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerJobsCommand } from './commands/jobs.js';
 import { registerMigrateCommand } from './commands/migrate.js';
@@ -40,6 +41,7 @@ export function createProgram(ctx: CliContext): Command {
     registerRevealCommand,
     registerQuarantineCommand,
     registerPurgeCommand,
+    registerDestinationsCommand,
     registerDemoCommand,
   ]) {
     register(program, ctx);

@@ -33,6 +33,8 @@ export interface HooksyncConfig {
   /** Bearer token of the admin API and status page; both are off when unset. */
   readonly adminToken: string | undefined;
   readonly logLevel: LogLevel;
+  /** A JSON file of destinations (docs/destinations.md); validated when a command loads it. */
+  readonly destinationsFile: string | undefined;
 }
 
 /** Which variable each config field is read from. */
@@ -46,6 +48,7 @@ export const CONFIG_VARIABLES: Readonly<Record<keyof HooksyncConfig, string>> = 
   unsigned: 'HOOKSYNC_UNSIGNED',
   adminToken: 'HOOKSYNC_ADMIN_TOKEN',
   logLevel: 'HOOKSYNC_LOG_LEVEL',
+  destinationsFile: 'HOOKSYNC_DESTINATIONS',
 });
 
 /** Values given on the command line; each wins over its variable. */
@@ -77,6 +80,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     unsigned: oneOf(raw('unsigned') ?? 'reject', UNSIGNED_POLICIES, CONFIG_VARIABLES.unsigned),
     adminToken: raw('adminToken'),
     logLevel: oneOf(raw('logLevel') ?? DEFAULT_LOG_LEVEL, LOG_LEVELS, CONFIG_VARIABLES.logLevel),
+    destinationsFile: raw('destinationsFile'),
   });
 }
 

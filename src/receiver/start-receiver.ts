@@ -7,6 +7,9 @@ import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { createClient } from '../client/create-client.js';
 import type { HooksyncConfig } from '../config/load-config.js';
+import { createDispatcher } from '../destinations/create-dispatcher.js';
+import { createDestinationMetrics } from '../destinations/destination-metrics.js';
+import type { ConfiguredDestination } from '../destinations/load-destinations.js';
 import { ConfigError } from '../errors.js';
 import { createAdminRouter } from '../reconcile/create-admin-router.js';
 import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
@@ -53,6 +56,11 @@ export interface StartReceiverOptions {
    * connection no other thread can share, always uses `main`).
    */
   storeThread?: 'worker' | 'main';
+  /**
+   * The destinations (loadDestinations) the dispatcher delivers to; their routing is recorded before the
+   * first job is received. Default none: the routing is cleared, so no new events are written.
+   */
+  destinations?: readonly ConfiguredDestination[];
 }
 
 /** A receiver that is listening. */
@@ -151,6 +159,23 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       : undefined;
     const store: JobStore = workerStore ?? createJobStore({ database, logger, now });
     closers.push(() => store.close());
+    // Stopped before the store and the database close; what it has not delivered stays in the outbox.
+    const destinations = options.destinations ?? [];
+    const dispatcher = createDispatcher({
+      database,
+      destinations,
+      logger,
+      now,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      metrics: createDestinationMetrics(metrics.registry, {
+        db,
+        names: destinations.map((d) => d.name),
+        now,
+      }),
+    });
+    await dispatcher.sync();
+    dispatcher.start();
+    closers.push(() => dispatcher.stop());
 
     // A jti only guards replays while its token can still verify: past exp + tolerance it is dead weight.
     const toleranceMs = (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;

@@ -1,6 +1,7 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
+import { loadDestinations } from '../../destinations/load-destinations.js';
 import type { CliContext } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
@@ -15,6 +16,7 @@ interface ServeFlags {
   apiKey?: string;
   databaseUrl?: string;
   logLevel?: string;
+  destinations?: string;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -36,6 +38,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--reconcile-cron <expr>',
       'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
+    )
+    .option(
+      '--destinations <file>',
+      'deliver stored jobs onward to the destinations in this JSON file (env HOOKSYNC_DESTINATIONS; docs/destinations.md)',
     );
   addServiceOptions(command);
   addDatabaseOption(command);
@@ -50,13 +56,17 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       apiKey: flags.apiKey,
       databaseUrl: flags.databaseUrl,
       logLevel: flags.logLevel,
+      destinationsFile: flags.destinations,
     });
     const logger = createLogger(config.logLevel);
+    const destinations =
+      config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
     const { startReceiver } = await import('../../receiver/start-receiver.js');
     const running = await startReceiver({
       config,
       logger,
       ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+      destinations,
     });
     logger.info({ url: running.url, webhook: `${running.url}/webhooks` }, 'hooksync serve is listening');
     const signal = await ctx.shutdown;

@@ -1,0 +1,324 @@
+/**
+ * One outbox destination's share of the dispatcher: claims its due events in pages no larger than its
+ * free slots (bounded concurrency, optional rate limit), attempts each under a timeout, and records the
+ * outcomes in batches. Lanes share nothing, so a slow, hanging or failing destination holds up only its
+ * own events; memory is bounded by the slots, whatever the backlog.
+ */
+import type { Logger } from 'pino';
+import { exportRows, templateHeader } from '../export/export-rows.js';
+import { loadTemplate } from '../export/load-template.js';
+import type { ExportTemplate } from '../export/parse-template.js';
+import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { DestinationMetrics } from './destination-metrics.js';
+import type { AttemptResult, DispatchSettings, OutboxDestination } from './destination-type.js';
+import {
+  type ClaimedEvent,
+  claimEvents,
+  completeEvents,
+  type EventCompletion,
+  loadEventJobs,
+  pauseDestination,
+  queuedForNormalizer,
+} from './outbox.js';
+import { planRetry } from './plan-retry.js';
+import { RateLimiter } from './rate-limiter.js';
+
+/** A claim outlasts the attempt's timeout by this much: time to record the outcome before it lapses. */
+export const CLAIM_MARGIN_MS = 10_000;
+/** How long an event waits when its job's rows are not written yet (a template destination). */
+export const NOT_NORMALIZED_WAIT_MS = 1_000;
+
+/** Collaborators of a lane. */
+export interface LaneDeps {
+  readonly database: HooksyncDatabase;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Who claims (a dispatcher's id, unique per process). */
+  readonly holder: string;
+  readonly metrics?: DestinationMetrics | undefined;
+  /** For the retry jitter (default Math.random). */
+  readonly random?: (() => number) | undefined;
+}
+
+type EventJob = Awaited<ReturnType<typeof loadEventJobs>> extends Map<string, infer J> ? J : never;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The dispatcher's worker for one outbox destination. */
+export class DestinationLane {
+  readonly name: string;
+  readonly #destination: OutboxDestination;
+  readonly #settings: DispatchSettings;
+  readonly #deps: LaneDeps;
+  readonly #rate: RateLimiter | undefined;
+  readonly #stop = new AbortController();
+  readonly #attempts = new Set<Promise<void>>();
+  #completions: EventCompletion[] = [];
+  #flushing: Promise<void> | undefined;
+  #ticking: Promise<void> | undefined;
+  #again = false;
+  #inFlight = 0;
+  #paused = false;
+  #lastClaimed = 0;
+  #rateTimer: NodeJS.Timeout | undefined;
+  #template: Promise<ExportTemplate> | undefined;
+
+  constructor(name: string, destination: OutboxDestination, settings: DispatchSettings, deps: LaneDeps) {
+    this.name = name;
+    this.#destination = destination;
+    this.#settings = settings;
+    this.#deps = deps;
+    this.#rate = settings.rate === undefined ? undefined : new RateLimiter(settings.rate, deps.now);
+  }
+
+  /** Whether the lane is paused (a 410, until `destinations resume`). */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Sets the paused state read from the database (resume from the CLI); wakes the lane on resume. */
+  setPaused(paused: boolean): void {
+    const resumed = this.#paused && !paused;
+    this.#paused = paused;
+    if (resumed) this.wake();
+  }
+
+  /** Looks for due events now (or right after the look in progress). */
+  wake(): void {
+    if (this.#stop.signal.aborted) return;
+    if (this.#ticking !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#ticking = this.#tick().finally(() => {
+      this.#ticking = undefined;
+    });
+  }
+
+  /** Delivers what is due now and returns once nothing more is (for `destinations deliver`). */
+  async drain(): Promise<void> {
+    for (;;) {
+      this.wake();
+      await this.#ticking;
+      await this.#settle();
+      if (this.#lastClaimed === 0 && this.#inFlight === 0 && this.#completions.length === 0) return;
+      if (this.#paused) return;
+    }
+  }
+
+  /** Stops claiming, aborts attempts in flight (their events go back unchanged) and records outcomes. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    clearTimeout(this.#rateTimer);
+    await this.#ticking;
+    await this.#settle();
+  }
+
+  async #settle(): Promise<void> {
+    while (this.#attempts.size > 0 || this.#flushing !== undefined) {
+      await Promise.all([...this.#attempts]);
+      await this.#flushing;
+    }
+  }
+
+  async #tick(): Promise<void> {
+    do {
+      this.#again = false;
+      try {
+        await this.#claimAndStart();
+      } catch (error) {
+        this.#lastClaimed = 0;
+        this.#deps.logger.warn(
+          { destination: this.name, err: error },
+          'could not claim destination events; will retry',
+        );
+        return;
+      }
+    } while (this.#again && !this.#stop.signal.aborted);
+  }
+
+  async #claimAndStart(): Promise<void> {
+    this.#lastClaimed = 0;
+    if (this.#paused || this.#stop.signal.aborted) return;
+    let free = this.#settings.concurrency - this.#inFlight;
+    if (free <= 0) return;
+    if (this.#rate !== undefined) {
+      free = this.#rate.take(free);
+      if (free === 0) {
+        clearTimeout(this.#rateTimer);
+        this.#rateTimer = setTimeout(() => this.wake(), this.#rate.waitMs());
+        this.#rateTimer.unref();
+        return;
+      }
+    }
+    const { database, now, holder } = this.#deps;
+    const nowMs = now();
+    const claimed = await claimEvents(database, {
+      destination: this.name,
+      holder,
+      limit: free,
+      nowIso: iso(nowMs),
+      claimedUntil: iso(nowMs + this.#settings.timeoutMs + CLAIM_MARGIN_MS),
+    });
+    this.#rate?.giveBack(free - claimed.length);
+    this.#lastClaimed = claimed.length;
+    if (claimed.length === 0) return;
+    const jobIds = claimed.map((event) => event.jobId);
+    const jobs = await loadEventJobs(database.db, jobIds);
+    const queued =
+      this.#destination.template === undefined
+        ? new Set<string>()
+        : await queuedForNormalizer(database.db, jobIds);
+    for (const event of claimed) {
+      this.#inFlight += 1;
+      const attempt = this.#attempt(event, jobs.get(event.jobId), queued.has(event.jobId))
+        .catch((error: unknown): EventCompletion => {
+          this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
+          return { id: event.id, result: 'release', nextAttemptAt: iso(now() + NOT_NORMALIZED_WAIT_MS) };
+        })
+        .then((completion) => {
+          this.#completions.push(completion);
+          this.#inFlight -= 1;
+          this.#attempts.delete(attempt);
+          this.#flush();
+        });
+      this.#attempts.add(attempt);
+    }
+    if (claimed.length === free) this.#again = true;
+  }
+
+  async #rowsOf(jobId: string) {
+    this.#template ??= loadTemplate(this.#destination.template!);
+    const template = await this.#template;
+    const header = templateHeader(template);
+    const rows: Array<Record<string, string>> = [];
+    for await (const cells of exportRows(this.#deps.database.db, template, { jobId, all: true })) {
+      rows.push(Object.fromEntries(header.map((column, index) => [column, cells[index] ?? ''])));
+    }
+    return rows;
+  }
+
+  async #attempt(event: ClaimedEvent, job: EventJob | undefined, queued: boolean): Promise<EventCompletion> {
+    const { now, logger, metrics } = this.#deps;
+    if (job === undefined) {
+      const error = 'the job is no longer stored (purged)';
+      logger.warn(
+        { destination: this.name, job_id: event.jobId, revision: event.revision },
+        `destination gave up on an event: ${error}`,
+      );
+      metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+      return { id: event.id, result: 'failed', status: null, error };
+    }
+    if (Number(job.revision) > event.revision) {
+      metrics?.events.inc({ destination: this.name, outcome: 'superseded' });
+      return { id: event.id, result: 'superseded' };
+    }
+    if (queued)
+      return { id: event.id, result: 'release', nextAttemptAt: iso(now() + NOT_NORMALIZED_WAIT_MS) };
+    const rows = this.#destination.template === undefined ? undefined : await this.#rowsOf(job.job_id);
+    const signal = AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), this.#stop.signal]);
+    const started = performance.now();
+    const result: AttemptResult = await this.#destination.deliver(
+      {
+        eventId: `job_${job.job_id}_r${event.revision}`,
+        jobId: job.job_id,
+        revision: event.revision,
+        kind: job.kind,
+        source: job.source,
+        status: job.status,
+        envelopeText: job.envelope,
+        ...(rows !== undefined ? { rows } : {}),
+      },
+      signal,
+    );
+    if (this.#stop.signal.aborted && result.outcome !== 'delivered') {
+      // Cut short by shutdown: not the destination's fault, so not an attempt.
+      return { id: event.id, result: 'release', nextAttemptAt: iso(now()) };
+    }
+    metrics?.attemptSeconds.observe({ destination: this.name }, (performance.now() - started) / 1000);
+    return this.#outcome(event, result);
+  }
+
+  async #outcome(event: ClaimedEvent, result: AttemptResult): Promise<EventCompletion> {
+    const { now, logger, metrics, database } = this.#deps;
+    const context = { destination: this.name, job_id: event.jobId, revision: event.revision };
+    switch (result.outcome) {
+      case 'delivered':
+        metrics?.events.inc({ destination: this.name, outcome: 'delivered' });
+        return { id: event.id, result: 'delivered', status: result.status };
+      case 'pause':
+        if (!this.#paused) {
+          this.#paused = true;
+          logger.warn(
+            { ...context, status: result.status },
+            `destination paused (it answered ${result.status}); resume it with: hooksync destinations resume ${this.name}`,
+          );
+        }
+        await pauseDestination(database.db, this.name, result.error, iso(now()));
+        metrics?.events.inc({ destination: this.name, outcome: 'paused' });
+        return {
+          id: event.id,
+          result: 'release',
+          nextAttemptAt: iso(now()),
+          status: result.status,
+          error: result.error,
+        };
+      case 'fail':
+        metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+        logger.warn(
+          { ...context, status: result.status, error: result.error },
+          'destination refused an event; it is failed until replayed',
+        );
+        return { id: event.id, result: 'failed', status: result.status, error: result.error };
+      case 'retry': {
+        const attempts = event.attempts + 1;
+        const waitMs = planRetry({
+          attempts,
+          scheduleMs: this.#settings.scheduleMs,
+          retryAfterMs: result.retryAfterMs,
+          random: this.#deps.random,
+        });
+        if (waitMs === undefined) {
+          metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+          logger.warn(
+            { ...context, attempts, status: result.status, error: result.error },
+            'destination gave up on an event after its retry schedule; it is failed until replayed',
+          );
+          return { id: event.id, result: 'failed', status: result.status, error: result.error };
+        }
+        metrics?.events.inc({ destination: this.name, outcome: 'retried' });
+        return {
+          id: event.id,
+          result: 'retry',
+          status: result.status,
+          error: result.error,
+          nextAttemptAt: iso(now() + waitMs),
+        };
+      }
+    }
+  }
+
+  /** Records the outcomes gathered so far; one write at a time, the next one taking all that came meanwhile. */
+  #flush(): void {
+    if (this.#flushing !== undefined) return;
+    this.#flushing = (async () => {
+      while (this.#completions.length > 0) {
+        const batch = this.#completions;
+        this.#completions = [];
+        try {
+          await completeEvents(this.#deps.database.db, this.name, batch, iso(this.#deps.now()));
+        } catch (error) {
+          // The claims lapse and the events are attempted again: at least once, never lost.
+          this.#deps.logger.warn(
+            { destination: this.name, err: error, events: batch.length },
+            'could not record destination outcomes; those events will be attempted again',
+          );
+        }
+      }
+    })().finally(() => {
+      this.#flushing = undefined;
+      if (this.#completions.length > 0) this.#flush();
+      this.wake();
+    });
+  }
+}
