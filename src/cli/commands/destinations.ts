@@ -192,8 +192,7 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
       writeLine(ctx.stdout, `${name}: ping delivered (HTTP ${result.status})`);
       return;
     }
-    writeLine(ctx.stdout, `${name}: ping not delivered: ${result.error}`);
-    ctx.setExitCode(EXIT_FAILURE);
+    throw new CliError(`${name}: ping not delivered: ${result.error}`, EXIT_FAILURE);
   });
 
   const deliver = destinations
