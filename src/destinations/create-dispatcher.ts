@@ -11,10 +11,14 @@ import { DestinationLane } from './destination-lane.js';
 import type { DestinationMetrics } from './destination-metrics.js';
 import type { ScheduledDestination } from './destination-type.js';
 import type { ConfiguredDestination } from './load-destinations.js';
-import { pausedDestinations, syncDestinations } from './outbox.js';
+import { pausedDestinations, pruneDeliveredEvents, syncDestinations } from './outbox.js';
 
 /** How often lanes look for due events when nothing woke them, and re-read paused states. */
 export const DEFAULT_POLL_MS = 500;
+/** Delivered (and superseded) events are kept this long for replay, then deleted; failed ones stay. */
+export const DEFAULT_DELIVERED_RETENTION_MS = 7 * 86_400_000;
+/** How often the retention is applied. */
+export const RETENTION_INTERVAL_MS = 3_600_000;
 
 /** Collaborators and knobs of {@link createDispatcher}. */
 export interface DispatcherOptions {
@@ -86,6 +90,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     for (const lane of lanes) lane.setPaused(paused.has(lane.name));
   };
   let poll: NodeJS.Timeout | undefined;
+  let retention: NodeJS.Timeout | undefined;
   const stops: Array<() => Promise<void>> = [];
   let polling: Promise<void> | undefined;
 
@@ -105,6 +110,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       tick();
       poll = setInterval(tick, options.pollMs ?? DEFAULT_POLL_MS);
       poll.unref();
+      const prune = () =>
+        pruneDeliveredEvents(
+          database.db,
+          new Date(now() - DEFAULT_DELIVERED_RETENTION_MS).toISOString(),
+        ).catch((error: unknown) => logger.warn({ err: error }, 'could not delete old delivered events'));
+      void prune();
+      retention = setInterval(prune, RETENTION_INTERVAL_MS);
+      retention.unref();
       for (const { destination } of scheduled) stops.push(destination.start());
     },
     wake() {
@@ -119,8 +132,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             results.push({ name: lane.name, result: 'paused' });
             return;
           }
+          const before = { ...lane.counts };
           await lane.drain();
-          results.push({ name: lane.name, result: lane.paused ? 'paused' : 'done' });
+          const { delivered, retried, failed } = lane.counts;
+          const summary = `${delivered - before.delivered} delivered, ${retried - before.retried} to retry later, ${failed - before.failed} failed`;
+          results.push({ name: lane.name, result: lane.paused ? `paused (${summary})` : summary });
         }),
       );
       for (const { name, destination } of scheduled) {
@@ -130,6 +146,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     async stop() {
       clearInterval(poll);
+      clearInterval(retention);
       await polling;
       await Promise.all(lanes.map((lane) => lane.stop()));
       await Promise.all(stops.map((stop) => stop()));

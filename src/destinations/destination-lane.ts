@@ -62,6 +62,8 @@ export class DestinationLane {
   #lastClaimed = 0;
   #rateTimer: NodeJS.Timeout | undefined;
   #template: Promise<ExportTemplate> | undefined;
+  /** Outcomes since the lane was created (for `destinations deliver`'s report). */
+  readonly counts = { delivered: 0, retried: 0, failed: 0, superseded: 0 };
 
   constructor(name: string, destination: OutboxDestination, settings: DispatchSettings, deps: LaneDeps) {
     this.name = name;
@@ -187,6 +189,11 @@ export class DestinationLane {
     if (claimed.length === free) this.#again = true;
   }
 
+  #count(outcome: keyof DestinationLane['counts']): void {
+    this.counts[outcome] += 1;
+    this.#deps.metrics?.events.inc({ destination: this.name, outcome });
+  }
+
   async #rowsOf(jobId: string) {
     this.#template ??= loadTemplate(this.#destination.template!);
     const template = await this.#template;
@@ -206,11 +213,11 @@ export class DestinationLane {
         { destination: this.name, job_id: event.jobId, revision: event.revision },
         `destination gave up on an event: ${error}`,
       );
-      metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+      this.#count('failed');
       return { id: event.id, result: 'failed', status: null, error };
     }
     if (Number(job.revision) > event.revision) {
-      metrics?.events.inc({ destination: this.name, outcome: 'superseded' });
+      this.#count('superseded');
       return { id: event.id, result: 'superseded' };
     }
     if (queued)
@@ -240,11 +247,11 @@ export class DestinationLane {
   }
 
   async #outcome(event: ClaimedEvent, result: AttemptResult): Promise<EventCompletion> {
-    const { now, logger, metrics, database } = this.#deps;
+    const { now, logger, database } = this.#deps;
     const context = { destination: this.name, job_id: event.jobId, revision: event.revision };
     switch (result.outcome) {
       case 'delivered':
-        metrics?.events.inc({ destination: this.name, outcome: 'delivered' });
+        this.#count('delivered');
         return { id: event.id, result: 'delivered', status: result.status };
       case 'pause':
         if (!this.#paused) {
@@ -255,7 +262,7 @@ export class DestinationLane {
           );
         }
         await pauseDestination(database.db, this.name, result.error, iso(now()));
-        metrics?.events.inc({ destination: this.name, outcome: 'paused' });
+        this.#deps.metrics?.events.inc({ destination: this.name, outcome: 'paused' });
         return {
           id: event.id,
           result: 'release',
@@ -264,7 +271,7 @@ export class DestinationLane {
           error: result.error,
         };
       case 'fail':
-        metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+        this.#count('failed');
         logger.warn(
           { ...context, status: result.status, error: result.error },
           'destination refused an event; it is failed until replayed',
@@ -279,14 +286,14 @@ export class DestinationLane {
           random: this.#deps.random,
         });
         if (waitMs === undefined) {
-          metrics?.events.inc({ destination: this.name, outcome: 'failed' });
+          this.#count('failed');
           logger.warn(
             { ...context, attempts, status: result.status, error: result.error },
             'destination gave up on an event after its retry schedule; it is failed until replayed',
           );
           return { id: event.id, result: 'failed', status: result.status, error: result.error };
         }
-        metrics?.events.inc({ destination: this.name, outcome: 'retried' });
+        this.#count('retried');
         return {
           id: event.id,
           result: 'retry',

@@ -267,3 +267,13 @@ export async function pausedDestinations(db: Kysely<Database>): Promise<Set<stri
     .execute();
   return new Set(rows.map((row) => row.name));
 }
+
+/** Deletes delivered and superseded events last changed before `beforeIso` (failed ones stay). */
+export async function pruneDeliveredEvents(db: Kysely<Database>, beforeIso: string): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox_events')
+    .where('status', 'in', ['delivered', 'superseded'])
+    .where('updated_at', '<', beforeIso)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

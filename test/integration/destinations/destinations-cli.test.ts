@@ -89,7 +89,7 @@ describe('hooksync destinations', () => {
     const first = await runCliCaptured(['destinations', 'deliver'], { env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('warehouse: done');
+    expect(first.stdout).toContain('warehouse: 2 delivered, 0 to retry later, 0 failed');
     expect(first.stdout).toMatch(/drop: 1 rows written to .*drop-.*\.csv/);
     expect(new Set(consumer.accepted().map((e) => e.event.data.job_id))).toEqual(new Set(jobIds));
     expect(consumer.accepted().every((e) => e.event.data.source === 'finder')).toBe(true);
