@@ -66,7 +66,11 @@ async function main() {
       {},
       'bench',
     );
-    const dispatcher = createDispatcher({ database, destinations });
+    const { openDispatchDatabase } = await import(
+      new URL('destinations/open-dispatch-database.js', DIST).href
+    );
+    const dispatch = await openDispatchDatabase(join(dir, 'bench.db'), database);
+    const dispatcher = createDispatcher({ database: dispatch.database, destinations });
     await dispatcher.sync();
 
     const template = readFileSync(
@@ -95,6 +99,7 @@ async function main() {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 50);
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     dispatcher.start();
     const pending = async () =>
       Number(
@@ -111,8 +116,11 @@ async function main() {
       if ((await pending()) === 0) break;
     }
     const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMsPerEvent = (cpu.user + cpu.system) / 1000 / events;
     clearInterval(sampler);
     await dispatcher.stop();
+    await dispatch.database.close();
     const delivered = Number(
       (
         await database.db
@@ -124,6 +132,10 @@ async function main() {
     );
     await database.close();
     const rate = (delivered * 1000) / elapsedMs;
+    const baseline = await rawPosts(`http://127.0.0.1:${port}/hooks`, events, concurrency, template);
+    log(
+      `baseline: ${formatInteger(baseline.rate)} POSTs/s, ${baseline.cpuMsPerPost.toFixed(2)} ms CPU per POST`,
+    );
     log(
       `${formatInteger(delivered)} delivered in ${formatInteger(elapsedMs)} ms: ${formatInteger(rate)} events/s`,
     );
@@ -136,14 +148,46 @@ async function main() {
       '',
       ...ownMachineLines(),
       '',
-      '| events | concurrency | delivered | seconds | events/s | RSS before → peak while dispatching |',
-      '|---:|---:|---:|---:|---:|---|',
-      `| ${formatInteger(events)} | ${concurrency} | ${formatInteger(delivered)} | ${(elapsedMs / 1000).toFixed(1)} | ` +
-        `${formatInteger(rate)} | ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(peakRss / 2 ** 20)} MB |`,
+      '| sender | events | concurrency | delivered | seconds | events/s | sender CPU ms/event | RSS before → peak while dispatching |',
+      '|---|---:|---:|---:|---:|---:|---:|---|',
+      `| hooksync dispatcher (claim, sign, POST, record) | ${formatInteger(events)} | ${concurrency} | ${formatInteger(delivered)} | ${(elapsedMs / 1000).toFixed(1)} | ` +
+        `${formatInteger(rate)} | ${cpuMsPerEvent.toFixed(2)} | ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(peakRss / 2 ** 20)} MB |`,
+      `| baseline: bare fetch POSTs of the same envelope, no database, no signature | ${formatInteger(events)} | ${concurrency} | ` +
+        `${formatInteger(events)} | ${(baseline.elapsedMs / 1000).toFixed(1)} | ${formatInteger(baseline.rate)} | ` +
+        `${baseline.cpuMsPerPost.toFixed(2)} | — |`,
+      '',
+      `Dispatch / baseline: ${(rate / baseline.rate).toFixed(2)}× (same run).`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     consumer.kill();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The same number of POSTs with the same body, `concurrency` at a time, straight from fetch. */
+async function rawPosts(url, count, concurrency, body) {
+  let next = 0;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    elapsedMs,
+    rate: (count * 1000) / elapsedMs,
+    cpuMsPerPost: (cpu.user + cpu.system) / 1000 / count,
+  };
 }

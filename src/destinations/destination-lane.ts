@@ -1,7 +1,7 @@
 /**
- * One outbox destination's share of the dispatcher: claims its due events in pages no larger than its
- * free slots (bounded concurrency, optional rate limit), attempts each under a timeout, and records the
- * outcomes in batches. Lanes share nothing, so a slow, hanging or failing destination holds up only its
+ * One outbox destination's share of the dispatcher: claims its due events in pages of a bounded size
+ * (three times its slots), starts them as slots free (bounded concurrency, optional rate limit), attempts each
+ * under a timeout, and records the outcomes in batches. Lanes share nothing, so a slow, hanging or failing destination holds up only its
  * own events; memory is bounded by the slots, whatever the backlog.
  */
 import type { Logger } from 'pino';
@@ -25,6 +25,9 @@ import { RateLimiter } from './rate-limiter.js';
 
 /** A claim outlasts the attempt's timeout by this much: time to record the outcome before it lapses. */
 export const CLAIM_MARGIN_MS = 10_000;
+/** Events a lane holds at least and at most (in flight plus claimed, waiting for a slot). */
+export const MIN_HELD = 16;
+export const MAX_HELD = 512;
 /** How long an event waits when its job's rows are not written yet (a template destination). */
 export const NOT_NORMALIZED_WAIT_MS = 1_000;
 
@@ -60,6 +63,7 @@ export class DestinationLane {
   #inFlight = 0;
   #paused = false;
   #lastClaimed = 0;
+  readonly #queue: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }> = [];
   #rateTimer: NodeJS.Timeout | undefined;
   #template: Promise<ExportTemplate> | undefined;
   /** Outcomes since the lane was created (for `destinations deliver`'s report). */
@@ -82,6 +86,7 @@ export class DestinationLane {
   setPaused(paused: boolean): void {
     const resumed = this.#paused && !paused;
     this.#paused = paused;
+    if (paused) this.#releaseQueue();
     if (resumed) this.wake();
   }
 
@@ -103,8 +108,8 @@ export class DestinationLane {
       this.wake();
       await this.#ticking;
       await this.#settle();
-      if (this.#lastClaimed === 0 && this.#inFlight === 0 && this.#completions.length === 0) return;
-      if (this.#paused) return;
+      const idle = this.#inFlight === 0 && this.#queue.length === 0 && this.#completions.length === 0;
+      if ((this.#lastClaimed === 0 && idle) || this.#paused) return;
     }
   }
 
@@ -113,6 +118,7 @@ export class DestinationLane {
     this.#stop.abort();
     clearTimeout(this.#rateTimer);
     await this.#ticking;
+    this.#releaseQueue();
     await this.#settle();
   }
 
@@ -127,7 +133,7 @@ export class DestinationLane {
     do {
       this.#again = false;
       try {
-        await this.#claimAndStart();
+        await this.#claim();
       } catch (error) {
         this.#lastClaimed = 0;
         this.#deps.logger.warn(
@@ -139,30 +145,34 @@ export class DestinationLane {
     } while (this.#again && !this.#stop.signal.aborted);
   }
 
-  async #claimAndStart(): Promise<void> {
+  /** Events held at most: in flight plus claimed and waiting for a slot (a page, so slots never wait on SQL). */
+  get #capacity(): number {
+    return Math.min(MAX_HELD, Math.max(3 * this.#settings.concurrency, MIN_HELD));
+  }
+
+  /**
+   * Claims a page of due events (as many as fit beside those held) until its claim could lapse: time for
+   * every held event to take its turn at the slots, under the timeout and the rate limit, plus a margin.
+   */
+  async #claim(): Promise<void> {
     this.#lastClaimed = 0;
     if (this.#paused || this.#stop.signal.aborted) return;
-    let free = this.#settings.concurrency - this.#inFlight;
-    if (free <= 0) return;
-    if (this.#rate !== undefined) {
-      free = this.#rate.take(free);
-      if (free === 0) {
-        clearTimeout(this.#rateTimer);
-        this.#rateTimer = setTimeout(() => this.wake(), this.#rate.waitMs());
-        this.#rateTimer.unref();
-        return;
-      }
-    }
+    const limit = this.#capacity - this.#inFlight - this.#queue.length;
+    // A claim is a write: take a page's worth at a time, not one event per freed slot.
+    if (limit <= 0 || (limit < this.#settings.concurrency && this.#queue.length > 0)) return;
     const { database, now, holder } = this.#deps;
+    const { concurrency, timeoutMs, rate } = this.#settings;
+    const held = this.#capacity;
+    const turnsMs = Math.ceil(held / concurrency) * timeoutMs;
+    const rateMs = rate === undefined ? 0 : Math.ceil((held * rate.perMs) / rate.requests);
     const nowMs = now();
     const claimed = await claimEvents(database, {
       destination: this.name,
       holder,
-      limit: free,
+      limit,
       nowIso: iso(nowMs),
-      claimedUntil: iso(nowMs + this.#settings.timeoutMs + CLAIM_MARGIN_MS),
+      claimedUntil: iso(nowMs + turnsMs + rateMs + CLAIM_MARGIN_MS),
     });
-    this.#rate?.giveBack(free - claimed.length);
     this.#lastClaimed = claimed.length;
     if (claimed.length === 0) return;
     const jobIds = claimed.map((event) => event.jobId);
@@ -172,21 +182,61 @@ export class DestinationLane {
         ? new Set<string>()
         : await queuedForNormalizer(database.db, jobIds);
     for (const event of claimed) {
-      this.#inFlight += 1;
-      const attempt = this.#attempt(event, jobs.get(event.jobId), queued.has(event.jobId))
-        .catch((error: unknown): EventCompletion => {
-          this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
-          return { id: event.id, result: 'release', nextAttemptAt: iso(now() + NOT_NORMALIZED_WAIT_MS) };
-        })
-        .then((completion) => {
-          this.#completions.push(completion);
-          this.#inFlight -= 1;
-          this.#attempts.delete(attempt);
-          this.#flush();
-        });
-      this.#attempts.add(attempt);
+      this.#queue.push({ event, job: jobs.get(event.jobId), queued: queued.has(event.jobId) });
     }
-    if (claimed.length === free) this.#again = true;
+    if (this.#stop.signal.aborted) this.#releaseQueue();
+    this.#pump();
+    if (claimed.length === limit) this.#again = true;
+  }
+
+  /** Starts held events while slots (and rate tokens) are free. */
+  #pump(): void {
+    while (this.#inFlight < this.#settings.concurrency && this.#queue.length > 0) {
+      if (this.#paused || this.#stop.signal.aborted) {
+        this.#releaseQueue();
+        return;
+      }
+      if (this.#rate !== undefined && this.#rate.take(1) === 0) {
+        clearTimeout(this.#rateTimer);
+        this.#rateTimer = setTimeout(() => this.#pump(), this.#rate.waitMs());
+        this.#rateTimer.unref();
+        return;
+      }
+      const { event, job, queued } = this.#queue.shift()!;
+      this.#start(event, job, queued);
+    }
+  }
+
+  #start(event: ClaimedEvent, job: EventJob | undefined, queued: boolean): void {
+    this.#inFlight += 1;
+    const attempt = this.#attempt(event, job, queued)
+      .catch((error: unknown): EventCompletion => {
+        this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
+        return {
+          id: event.id,
+          result: 'release',
+          nextAttemptAt: iso(this.#deps.now() + NOT_NORMALIZED_WAIT_MS),
+        };
+      })
+      .then((completion) => {
+        this.#completions.push(completion);
+        this.#inFlight -= 1;
+        this.#attempts.delete(attempt);
+        this.#flush();
+        this.#pump();
+        if (this.#queue.length < this.#settings.concurrency) this.wake();
+      });
+    this.#attempts.add(attempt);
+  }
+
+  /** Hands held, unstarted events back as they were (paused or stopping). */
+  #releaseQueue(): void {
+    if (this.#queue.length === 0) return;
+    const nowIso = iso(this.#deps.now());
+    for (const { event } of this.#queue.splice(0)) {
+      this.#completions.push({ id: event.id, result: 'release', nextAttemptAt: nowIso });
+    }
+    this.#flush();
   }
 
   #count(outcome: keyof DestinationLane['counts']): void {

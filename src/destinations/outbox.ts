@@ -124,24 +124,46 @@ export async function completeEvents(
   if (completions.length === 0) return;
   await db.transaction().execute(async (trx) => {
     let lastError: string | undefined;
+    const base = { claimed_by: null, claimed_until: null, updated_at: nowIso };
+    // The steady state, delivered events, goes in one statement per answer status.
+    const delivered = new Map<number, string[]>();
+    const superseded: string[] = [];
+    for (const done of completions) {
+      if (done.result === 'delivered')
+        delivered.set(done.status, [...(delivered.get(done.status) ?? []), done.id]);
+      else if (done.result === 'superseded') superseded.push(done.id);
+    }
+    for (const [status, ids] of delivered) {
+      await trx
+        .updateTable('outbox_events')
+        .set((eb) => ({
+          ...base,
+          status: 'delivered',
+          attempts: eb('attempts', '+', 1),
+          last_status: status,
+          last_error: null,
+          delivered_at: nowIso,
+        }))
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .execute();
+    }
+    if (superseded.length > 0) {
+      await trx
+        .updateTable('outbox_events')
+        .set({ ...base, status: 'superseded' })
+        .where('id', 'in', superseded)
+        .where('status', '=', 'pending')
+        .execute();
+    }
     for (const done of completions) {
       const update = trx
         .updateTable('outbox_events')
         .where('id', '=', done.id)
         .where('status', '=', 'pending');
-      const base = { claimed_by: null, claimed_until: null, updated_at: nowIso };
       switch (done.result) {
         case 'delivered':
-          await update
-            .set((eb) => ({
-              ...base,
-              status: 'delivered',
-              attempts: eb('attempts', '+', 1),
-              last_status: done.status,
-              last_error: null,
-              delivered_at: nowIso,
-            }))
-            .execute();
+        case 'superseded':
           break;
         case 'retry':
         case 'failed':
@@ -169,9 +191,6 @@ export async function completeEvents(
                 : {}),
             })
             .execute();
-          break;
-        case 'superseded':
-          await update.set({ ...base, status: 'superseded' }).execute();
           break;
       }
     }

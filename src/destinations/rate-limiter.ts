@@ -26,11 +26,6 @@ export class RateLimiter {
     return taken;
   }
 
-  /** Gives back tokens taken but not used (fewer events were due). */
-  giveBack(count: number): void {
-    this.#tokens = Math.min(this.#capacity, this.#tokens + count);
-  }
-
   /** Ms until one token is available (0 when one is). */
   waitMs(): number {
     this.#refill();

@@ -10,6 +10,7 @@ import type { HooksyncConfig } from '../config/load-config.js';
 import { createDispatcher } from '../destinations/create-dispatcher.js';
 import { createDestinationMetrics } from '../destinations/destination-metrics.js';
 import type { ConfiguredDestination } from '../destinations/load-destinations.js';
+import { openDispatchDatabase } from '../destinations/open-dispatch-database.js';
 import { ConfigError } from '../errors.js';
 import { createAdminRouter } from '../reconcile/create-admin-router.js';
 import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
@@ -161,8 +162,10 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     closers.push(() => store.close());
     // Stopped before the store and the database close; what it has not delivered stays in the outbox.
     const destinations = options.destinations ?? [];
+    const dispatch = await openDispatchDatabase(config.databaseUrl, database);
+    if (dispatch.owned) closers.push(() => dispatch.database.close());
     const dispatcher = createDispatcher({
-      database,
+      database: dispatch.database,
       destinations,
       logger,
       now,

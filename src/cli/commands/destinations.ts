@@ -203,16 +203,19 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
   addCommonOptions(deliver);
   addLogLevelOption(deliver);
   deliver.action(async (flags: CommonFlags) => {
-    const config = loadConfig(ctx.env, { logLevel: flags.logLevel });
+    const config = loadConfig(ctx.env, { logLevel: flags.logLevel, databaseUrl: flags.databaseUrl });
     const logger = createLogger(config.logLevel);
     const { createDispatcher } = await import('../../destinations/create-dispatcher.js');
     const report = await withDestinations(ctx, flags, async (database, configured) => {
       needConfigured(configured);
-      const dispatcher = createDispatcher({ database, destinations: configured!, logger });
+      const { openDispatchDatabase } = await import('../../destinations/open-dispatch-database.js');
+      const dispatch = await openDispatchDatabase(config.databaseUrl, database);
+      const dispatcher = createDispatcher({ database: dispatch.database, destinations: configured!, logger });
       try {
         return await dispatcher.deliverOnce();
       } finally {
         await dispatcher.stop();
+        if (dispatch.owned) await dispatch.database.close();
       }
     });
     for (const line of report.destinations) writeLine(ctx.stdout, `${line.name}: ${line.result}`);
