@@ -12,9 +12,15 @@ import type { DestinationMetrics } from './destination-metrics.js';
 import type { ScheduledDestination } from './destination-type.js';
 import type { ConfiguredDestination } from './load-destinations.js';
 import { pausedDestinations, pruneDeliveredEvents, syncDestinations } from './outbox.js';
+import { whenUnlocked } from './when-unlocked.js';
 
 /** How often lanes look for due events when nothing woke them, and re-read paused states. */
 export const DEFAULT_POLL_MS = 500;
+/**
+ * Event-loop utilization above which the dispatcher yields (one attempt at a time per destination) until
+ * the next poll: the thread also reads callbacks, and receiving comes first.
+ */
+export const YIELD_UTILIZATION = 0.7;
 /** Delivered (and superseded) events are kept this long for replay, then deleted; failed ones stay. */
 export const DEFAULT_DELIVERED_RETENTION_MS = 7 * 86_400_000;
 /** How often the retention is applied. */
@@ -33,6 +39,8 @@ export interface DispatcherOptions {
   readonly pollMs?: number;
   /** For the retry jitter (default Math.random). */
   readonly random?: () => number;
+  /** Event-loop utilization above which lanes yield (default {@link YIELD_UTILIZATION}; above 1: never). */
+  readonly yieldUtilization?: number;
 }
 
 /** What one `deliver` run did, per destination. */
@@ -95,9 +103,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let polling: Promise<void> | undefined;
 
   return {
-    sync: () => syncDestinations(database.db, options.destinations, new Date(now()).toISOString()),
+    sync: () =>
+      whenUnlocked(() => syncDestinations(database.db, options.destinations, new Date(now()).toISOString())),
     start() {
+      let utilization = performance.eventLoopUtilization();
       const tick = () => {
+        const current = performance.eventLoopUtilization();
+        const yielding =
+          performance.eventLoopUtilization(current, utilization).utilization >
+          (options.yieldUtilization ?? YIELD_UTILIZATION);
+        utilization = current;
+        for (const lane of lanes) lane.setYielding(yielding);
         polling ??= refreshPaused()
           .catch((error: unknown) => logger.warn({ err: error }, 'could not read destination states'))
           .then(() => {

@@ -22,6 +22,7 @@ import {
 } from './outbox.js';
 import { planRetry } from './plan-retry.js';
 import { RateLimiter } from './rate-limiter.js';
+import { whenUnlocked } from './when-unlocked.js';
 
 /** A claim outlasts the attempt's timeout by this much: time to record the outcome before it lapses. */
 export const CLAIM_MARGIN_MS = 10_000;
@@ -62,6 +63,7 @@ export class DestinationLane {
   #again = false;
   #inFlight = 0;
   #paused = false;
+  #yielding = false;
   #lastClaimed = 0;
   readonly #queue: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }> = [];
   #rateTimer: NodeJS.Timeout | undefined;
@@ -88,6 +90,16 @@ export class DestinationLane {
     this.#paused = paused;
     if (paused) this.#releaseQueue();
     if (resumed) this.wake();
+  }
+
+  /**
+   * While the process is busy (receiving comes first), start one attempt at a time: delivery slows down
+   * and catches up later, receiving does not.
+   */
+  setYielding(yielding: boolean): void {
+    const resumed = this.#yielding && !yielding;
+    this.#yielding = yielding;
+    if (resumed) this.#pump();
   }
 
   /** Looks for due events now (or right after the look in progress). */
@@ -166,13 +178,15 @@ export class DestinationLane {
     const turnsMs = Math.ceil(held / concurrency) * timeoutMs;
     const rateMs = rate === undefined ? 0 : Math.ceil((held * rate.perMs) / rate.requests);
     const nowMs = now();
-    const claimed = await claimEvents(database, {
-      destination: this.name,
-      holder,
-      limit,
-      nowIso: iso(nowMs),
-      claimedUntil: iso(nowMs + turnsMs + rateMs + CLAIM_MARGIN_MS),
-    });
+    const claimed = await whenUnlocked(() =>
+      claimEvents(database, {
+        destination: this.name,
+        holder,
+        limit,
+        nowIso: iso(nowMs),
+        claimedUntil: iso(nowMs + turnsMs + rateMs + CLAIM_MARGIN_MS),
+      }),
+    );
     this.#lastClaimed = claimed.length;
     if (claimed.length === 0) return;
     const jobIds = claimed.map((event) => event.jobId);
@@ -191,7 +205,8 @@ export class DestinationLane {
 
   /** Starts held events while slots (and rate tokens) are free. */
   #pump(): void {
-    while (this.#inFlight < this.#settings.concurrency && this.#queue.length > 0) {
+    const slots = this.#yielding ? 1 : this.#settings.concurrency;
+    while (this.#inFlight < slots && this.#queue.length > 0) {
       if (this.#paused || this.#stop.signal.aborted) {
         this.#releaseQueue();
         return;
@@ -311,7 +326,7 @@ export class DestinationLane {
             `destination paused (it answered ${result.status}); resume it with: hooksync destinations resume ${this.name}`,
           );
         }
-        await pauseDestination(database.db, this.name, result.error, iso(now()));
+        await whenUnlocked(() => pauseDestination(database.db, this.name, result.error, iso(now())));
         this.#deps.metrics?.events.inc({ destination: this.name, outcome: 'paused' });
         return {
           id: event.id,
@@ -363,7 +378,9 @@ export class DestinationLane {
         const batch = this.#completions;
         this.#completions = [];
         try {
-          await completeEvents(this.#deps.database.db, this.name, batch, iso(this.#deps.now()));
+          await whenUnlocked(() =>
+            completeEvents(this.#deps.database.db, this.name, batch, iso(this.#deps.now())),
+          );
         } catch (error) {
           // The claims lapse and the events are attempted again: at least once, never lost.
           this.#deps.logger.warn(

@@ -36,9 +36,10 @@ export async function recordOutboxEvents(
       .expression((eb) =>
         eb
           .selectFrom('jobs')
-          .innerJoin('destination_kinds as dk', (join) =>
-            join.on((on) => on.or([on('dk.kind', '=', on.ref('jobs.kind')), on('dk.kind', '=', '*')])),
-          )
+          // CROSS JOIN keeps jobs as SQLite's outer loop: the job_id index finds the few jobs of the batch,
+          // then each meets the handful of routes. An inner join let SQLite scan every stored job per route.
+          .crossJoin('destination_kinds as dk')
+          .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
           .select((s) => [
             'dk.destination',
             'jobs.job_id',

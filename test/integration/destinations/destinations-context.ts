@@ -87,6 +87,8 @@ export async function openWorld(provision: Provision): Promise<DestinationsWorld
         destinations,
         logger: logs.logger,
         pollMs: 25,
+        // The test process is busy with its own checks: concurrency is under test, not yielding.
+        yieldUtilization: 2,
         metrics: createDestinationMetrics(registry, {
           db: database.db,
           names: destinations.map((d) => d.name),
