@@ -41,6 +41,11 @@ export interface DispatcherOptions {
   readonly random?: () => number;
   /** Event-loop utilization above which lanes yield (default {@link YIELD_UTILIZATION}; above 1: never). */
   readonly yieldUtilization?: number;
+  /**
+   * Deliveries being received right now (the receiver's in-flight count): lanes yield only while some are,
+   * so that delivery alone, catching up after a burst, runs at full speed. Default: always some.
+   */
+  readonly receiving?: () => number;
 }
 
 /** What one `deliver` run did, per destination. */

@@ -164,7 +164,9 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     const destinations = options.destinations ?? [];
     const dispatch = await openDispatchDatabase(config.databaseUrl, database);
     if (dispatch.owned) closers.push(() => dispatch.database.close());
+    let receiving: Receiver | undefined;
     const dispatcher = createDispatcher({
+      receiving: () => receiving?.inFlight() ?? 0,
       database: dispatch.database,
       destinations,
       logger,
@@ -271,6 +273,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         );
       },
     });
+    receiving = receiver;
     const url = await receiver.listen(options.port ?? config.port, config.host);
     closers.push(() => receiver.close());
     return { url, database, keys, metrics, stats, receiver, store, close: closeAll };
