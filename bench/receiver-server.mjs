@@ -189,7 +189,7 @@ async function startNaive({ databaseUrl, publicJwk }) {
   };
 }
 
-async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist }) {
+async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl }) {
   const dist = otherDist
     ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
     : new URL('../dist/', import.meta.url);
@@ -203,7 +203,25 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist }) {
     HOOKSYNC_PORT: '0',
     HOOKSYNC_LOG_LEVEL: 'silent',
   });
-  const receiver = await startReceiver({ config, port: 0 });
+  const { parseDestinations } = await import(new URL('destinations/load-destinations.js', dist).href);
+  const destinations =
+    destinationUrl === undefined
+      ? []
+      : await parseDestinations(
+          {
+            destinations: [
+              {
+                name: 'bench',
+                type: 'webhook',
+                url: destinationUrl,
+                secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+              },
+            ],
+          },
+          {},
+          'bench',
+        );
+  const receiver = await startReceiver({ config, port: 0, destinations });
   const url = receiver.url;
   return {
     url,
@@ -228,6 +246,12 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist }) {
         commitMsAverage:
           (1000 * metric('hooksync_commit_seconds_sum')) / metric('hooksync_commit_seconds_count'),
         outcomes,
+        // Events the destination's consumer acknowledged (issue 12).
+        onward: Number(
+          text.match(
+            /^hooksync_destination_events_total\{destination="bench",outcome="delivered"\} (\S+)$/m,
+          )?.[1] ?? 0,
+        ),
       };
     },
     settle: () => receiver.store.settled(),

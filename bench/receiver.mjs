@@ -55,6 +55,12 @@ const VARIANTS = {
     stores: 'sqlite',
   },
   hooksync: { base: 'hooksync', label: 'hooksync serve (SQLite)', stores: 'sqlite' },
+  'hooksync-dest': {
+    base: 'hooksync',
+    label: 'hooksync serve (SQLite) + one webhook destination (a local consumer, 204)',
+    stores: 'sqlite',
+    destination: true,
+  },
   'hooksync-pg': { base: 'hooksync', label: 'hooksync serve (Postgres)', stores: 'postgres' },
   // Another build of hooksync (--base-dist DIR), e.g. the commit before a change, as the same run's baseline.
   'hooksync-base': {
@@ -152,6 +158,8 @@ if (variants.includes('hooksync-pg')) {
 
 const key = createBenchKey();
 const jwks = await startJwksServer([key.publicJwk]);
+// The destination's consumer (issue 12), in this process: the server under test only sends to it.
+const consumer = await startConsumer();
 const load = forkChild(LOAD_SCRIPT);
 const workDir = await mkdtemp(join(tmpdir(), 'hooksync-bench-receiver-'));
 const results = {};
@@ -184,6 +192,7 @@ try {
               ? `  2xx ${result.check.acked}, stored ${result.check.stored}, 2xx not stored ${result.check.missing}` +
                 (result.check.unanswered ? `, unanswered ${result.check.unanswered}` : '')
               : '') +
+            (result.onward !== undefined ? `  handed on ${formatInteger(result.onward)}` : '') +
             (result.non2xx > 0 ? `  non-2xx ${JSON.stringify(result.byStatus)}` : '') +
             (result.internals
               ? `  batch ${result.internals.meanBatch.toFixed(1)}  queue ${result.internals.backlogStart}→${result.internals.backlogEnd}` +
@@ -196,9 +205,28 @@ try {
 } finally {
   await load.stop();
   await jwks.close();
+  await consumer.close();
   await rm(workDir, { recursive: true, force: true });
 }
 report();
+
+/** A webhook consumer answering 204 to every POST, on 127.0.0.1. */
+async function startConsumer() {
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
 
 /** One server, one round: start it fresh, warm it up, time it, check what it stored, stop it. */
 async function runOne(name, timing) {
@@ -215,6 +243,7 @@ async function runOne(name, timing) {
       databaseUrl: database.url,
       jwksUrl: jwks.url,
       publicJwk: key.publicJwk,
+      ...(variant.destination ? { destinationUrl: consumer.url } : {}),
     });
     // The server's CPU is read over the window the load generator announces.
     let marked;
@@ -265,6 +294,7 @@ async function runOne(name, timing) {
       poolExhausted: timed.poolExhausted,
       cpuMsPerRequest: stats.cpuMs / Math.max(1, timed.completed),
       maxRssMb: stats.maxRssMb,
+      onward: variant.destination ? stats.onward : undefined,
       internals: stats.outcomes
         ? {
             verifyMs: stats.verifyMsAverage,

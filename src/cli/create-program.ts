@@ -3,6 +3,7 @@
  */
 import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDestinationsCommand } from './commands/destinations.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerJobsCommand } from './commands/jobs.js';
 import { registerLaunchCommand } from './commands/launch.js';
@@ -42,6 +43,7 @@ export function createProgram(ctx: CliContext): Command {
     registerLaunchCommand,
     registerQuarantineCommand,
     registerPurgeCommand,
+    registerDestinationsCommand,
     registerDemoCommand,
   ]) {
     register(program, ctx);

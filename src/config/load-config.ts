@@ -52,6 +52,8 @@ export interface HooksyncConfig {
   readonly searchContactPath: string | undefined;
   /** Job Change Launcher path (not shown by the interface); undefined: the client's default. */
   readonly jobChangePath: string | undefined;
+  /** A JSON file of destinations (docs/destinations.md); validated when a command loads it. */
+  readonly destinationsFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
 }
@@ -73,6 +75,7 @@ export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 're
     publicUrl: 'HOOKSYNC_PUBLIC_URL',
     searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
     jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
+    destinationsFile: 'HOOKSYNC_DESTINATIONS',
   });
 
 /** Values given on the command line; each wins over its variable. */
@@ -114,6 +117,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
     jobChangePath: optionalPath(raw('jobChangePath'), CONFIG_VARIABLES.jobChangePath),
+    destinationsFile: raw('destinationsFile'),
   });
 }
 

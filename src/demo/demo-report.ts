@@ -55,6 +55,8 @@ export interface DemoReport {
   readonly exports: readonly DemoExport[];
   /** Jobs in the database at the end. */
   readonly jobsStored: number;
+  /** The demo's webhook destination, and how many of the stored jobs it received, signed. */
+  readonly destination: { readonly name: string; readonly jobs: number };
   /** Broken invariants, one sentence each; empty when the run was as it must be. */
   readonly problems: readonly string[];
 }

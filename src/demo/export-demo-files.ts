@@ -16,8 +16,9 @@ export async function exportDemoFiles(db: Kysely<Database>, outDir: string): Pro
   const exports: DemoExport[] = [];
   for (const summary of await listTemplates()) {
     const template = await loadTemplate(summary.name);
-    const report = await runExport(db, template, { out: join(outDir, `${summary.name}.csv`) });
-    exports.push({ template: summary.name, file: report.out, rows: report.rows });
+    const file = join(outDir, `${summary.name}.csv`);
+    const report = await runExport(db, template, { out: file });
+    exports.push({ template: summary.name, file: report.out ?? file, rows: report.rows });
   }
   return exports;
 }

@@ -8,19 +8,23 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
 import { createClient } from '../client/create-client.js';
 import { loadConfig } from '../config/load-config.js';
+import { parseDestinations } from '../destinations/load-destinations.js';
 import { startReceiver } from '../receiver/start-receiver.js';
 import { createLauncher, type LaunchResult } from '../reconcile/create-launcher.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { createSimulator } from '../simulator/create-simulator.js';
 import type { DeliveryFault } from '../simulator/delivery-faults.js';
 import type { DeliveryRecord } from '../simulator/webhook-dispatcher.js';
+import type { Database } from '../storage/database.js';
 import { createJobStore } from '../storage/job-store.js';
 import { asRecord, recordAt, textAt } from '../storage/normalize-values.js';
 import { checkDemoInvariants } from './check-demo-invariants.js';
 import { chooseFaultSeed, type FaultRequirements } from './choose-fault-seed.js';
+import { DEMO_DESTINATION_NAME, startDemoConsumer } from './demo-destination.js';
 import {
   DEMO_ASYNC_MS,
   DEMO_COMPANY_REVEALS,
@@ -113,7 +117,18 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
       {},
       { apiBaseUrl: sim.url, apiKey: sim.apiKey, jwksUrl: sim.jwksUrl, databaseUrl: databasePath, port: 0 },
     );
-    const receiver = await startReceiver({ config, logger, port: 0 });
+    const consumer = await startDemoConsumer();
+    closers.push(() => consumer.close());
+    const destinations = await parseDestinations(
+      {
+        destinations: [
+          { name: DEMO_DESTINATION_NAME, type: 'webhook', url: consumer.url, secret: consumer.secret },
+        ],
+      },
+      {},
+      'the demo destination',
+    );
+    const receiver = await startReceiver({ config, logger, port: 0, destinations });
     closers.push(() => receiver.close());
     const { db } = receiver.database;
     const store = createJobStore({ database: receiver.database, logger });
@@ -177,17 +192,26 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
     const outcomes = await loadDeliveryOutcomes(db);
     const refused = await loadRefusals(db);
     const stored = await loadStoredJobs(db);
+    await waitForOutbox(db, DEMO_DELIVERY_TIMEOUT_MS);
+    const handedOn = [...stored.keys()].filter((jobId) => consumer.jobIds.has(jobId)).length;
     const acceptedWithNewKey = deliveries.filter((d) => d.kid === rotation.kid && d.status === 200).length;
-    const problems = checkDemoInvariants({
-      launched,
-      stored,
-      simulatorText: (jobId) => sim.jobText(jobId),
-      deliveries,
-      refused,
-      reconcile,
-      pendingLedger: await countPendingLedger(db),
-      acceptedWithNewKey,
-    });
+    const problems = [
+      ...checkDemoInvariants({
+        launched,
+        stored,
+        simulatorText: (jobId) => sim.jobText(jobId),
+        deliveries,
+        refused,
+        reconcile,
+        pendingLedger: await countPendingLedger(db),
+        acceptedWithNewKey,
+      }),
+    ];
+    if (handedOn < stored.size || consumer.badSignatures() > 0) {
+      problems.push(
+        `the demo destination received ${handedOn} of ${stored.size} stored jobs (${consumer.badSignatures()} with a bad signature)`,
+      );
+    }
     return {
       seed,
       databasePath,
@@ -208,6 +232,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
       reconcile,
       exports,
       jobsStored: stored.size,
+      destination: { name: DEMO_DESTINATION_NAME, jobs: handedOn },
       problems,
     };
   } finally {
@@ -215,6 +240,20 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
       await close().catch((error: unknown) => logger.warn({ err: error }, 'demo: could not close cleanly'));
     }
     if (!keepDatabase) await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** Waits until the outbox has nothing pending (the dispatcher runs beside the receiver), or the timeout. */
+async function waitForOutbox(db: Kysely<Database>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const row = await db
+      .selectFrom('outbox_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

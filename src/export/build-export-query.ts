@@ -23,6 +23,8 @@ export interface ExportQueryOptions {
   readonly until?: string | undefined;
   /** Only rows from jobs of this kind (one of the source's kinds). */
   readonly kind?: JobKind | undefined;
+  /** Only rows of this one job (a destination sends a job's rows with its event). */
+  readonly jobId?: string | undefined;
   /** Rows from Job Changes only with one of these statuses; undefined keeps every status. */
   readonly jobChangeStatuses?: readonly string[] | undefined;
   /** With `jobChangeStatuses`: drop the rows that are not job changes too (a status asked for explicitly). */
@@ -147,6 +149,7 @@ function filters(
   if (options.since !== undefined) conditions.push(sql`${at(branch.receivedAt)} >= ${options.since}`);
   if (options.until !== undefined) conditions.push(sql`${at(branch.receivedAt)} < ${options.until}`);
   if (options.kind !== undefined) conditions.push(sql`${at(branch.kind)} = ${options.kind}`);
+  if (options.jobId !== undefined) conditions.push(sql`${at(branch.jobId)} = ${options.jobId}`);
   const statuses = options.jobChangeStatuses;
   if (statuses !== undefined && branch.jobChangeStatus !== undefined) {
     // Rows that are not job changes (Search Contact persons) pass a template's status filter untouched;

@@ -22,6 +22,8 @@ export interface ExportRowsOptions {
   readonly until?: Date | string | undefined;
   /** Only rows from jobs of this kind; must be one of the template source's kinds. */
   readonly kind?: JobKind | undefined;
+  /** Only rows of this one job. */
+  readonly jobId?: string | undefined;
   /** Every occurrence of a person (or company), not only the newest (default false). */
   readonly all?: boolean | undefined;
   /**
@@ -72,6 +74,7 @@ export async function* exportRows(
     since: options.since === undefined ? undefined : toStoredInstant(options.since, 'since'),
     until: options.until === undefined ? undefined : toStoredInstant(options.until, 'until'),
     kind: options.kind,
+    jobId: options.jobId,
     jobChangeStatuses: statuses,
     onlyJobChanges: Array.isArray(options.jobChangeStatuses),
     present: options.includeEmpty === true ? undefined : template.present,

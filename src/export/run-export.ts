@@ -51,6 +51,10 @@ export interface RunExportOptions {
   /** Default {@link DEFAULT_SETTLE_MS}. */
   readonly settleMs?: number | undefined;
   readonly onProgress?: ((rows: number) => void) | undefined;
+  /** With `sinceLast`: the cursor to use instead of the template's own (a file destination keeps its own). */
+  readonly cursorKey?: string | undefined;
+  /** Writes no file when no row is new (the cursor still moves); the report's `out` is then undefined. */
+  readonly skipEmpty?: boolean | undefined;
   /** Abandons the run (no file, no cursor change), e.g. on SIGINT. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -61,8 +65,8 @@ export interface ExportReport {
   readonly dialect: CsvDialectName;
   /** Data rows written. */
   readonly rows: number;
-  /** The file written (absolute), or "-". */
-  readonly out: string;
+  /** The file written (absolute), or "-"; undefined when `skipEmpty` left nothing to write. */
+  readonly out: string | undefined;
   /** The window exported: rows stored at or after `since` and before `until` (when bounded). */
   readonly since: string | undefined;
   readonly until: string | undefined;
@@ -81,7 +85,10 @@ export async function runExport(
   }
   const now = options.now ?? Date.now;
   const dialect = options.dialect ?? template.dialect;
-  const cursorKey = options.sinceLast === true ? exportCursorKey(template.name, options.kind) : undefined;
+  const cursorKey =
+    options.sinceLast === true
+      ? (options.cursorKey ?? exportCursorKey(template.name, options.kind))
+      : undefined;
   let since = options.since === undefined ? undefined : toStoredInstant(options.since, 'since');
   let until: string | undefined;
   if (cursorKey !== undefined) {
@@ -112,14 +119,20 @@ export async function runExport(
   };
 
   let written: number;
-  let out: string;
+  let out: string | undefined;
   if (options.out === '-') {
     if (options.stdout === undefined) throw new TypeError('out "-" needs a stdout stream');
     written = (await writeCsv(rows, options.stdout, csv)).rows;
     out = '-';
   } else {
     out = resolve(options.out);
-    written = await writeFileAtomically(out, (stream) => writeCsv(rows, stream, csv).then((r) => r.rows));
+    const keep = options.skipEmpty === true ? (count: number) => count > 0 : () => true;
+    written = await writeFileAtomically(
+      out,
+      (stream) => writeCsv(rows, stream, csv).then((r) => r.rows),
+      keep,
+    );
+    if (!keep(written)) out = undefined;
   }
   if (cursorKey !== undefined && until !== undefined) {
     await saveExportCursor(db, {
@@ -136,10 +149,15 @@ export async function runExport(
 export const EXPORT_FILE_MODE = 0o600;
 
 /**
- * Writes through a temporary file in the same folder, fsyncs it, then renames it over `path`. The file is
- * {@link EXPORT_FILE_MODE} whatever the umask (the rename keeps the temporary file's mode).
+ * Writes through a temporary file in the same folder, fsyncs it, then renames it over `path`; when `keep`
+ * says no to the result, the temporary file is removed instead. The file is {@link EXPORT_FILE_MODE}
+ * whatever the umask (the rename keeps the temporary file's mode).
  */
-async function writeFileAtomically<T>(path: string, write: (stream: Writable) => Promise<T>): Promise<T> {
+async function writeFileAtomically<T>(
+  path: string,
+  write: (stream: Writable) => Promise<T>,
+  keep: (result: T) => boolean = () => true,
+): Promise<T> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const stream = createWriteStream(temporary, {
     flags: 'wx',
@@ -158,6 +176,7 @@ async function writeFileAtomically<T>(path: string, write: (stream: Writable) =>
     const result = await write(stream);
     stream.end();
     await finished(stream);
+    if (!keep(result)) return result;
     // fsync through a second descriptor: it flushes the file, whichever descriptor wrote it.
     const handle = await open(temporary, 'r');
     try {

@@ -10,6 +10,10 @@ import { createAuthThrottle } from '../admin-access/create-auth-throttle.js';
 import { MIN_ADMIN_TOKEN_LENGTH } from '../admin-access/min-admin-token-length.js';
 import { createClient } from '../client/create-client.js';
 import type { HooksyncConfig } from '../config/load-config.js';
+import { createDispatcher } from '../destinations/create-dispatcher.js';
+import { createDestinationMetrics } from '../destinations/destination-metrics.js';
+import type { ConfiguredDestination } from '../destinations/load-destinations.js';
+import { openDispatchDatabase } from '../destinations/open-dispatch-database.js';
 import { ConfigError } from '../errors.js';
 import { createAdminRouter } from '../reconcile/create-admin-router.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
@@ -61,6 +65,11 @@ export interface StartReceiverOptions {
    * connection no other thread can share, always uses `main`).
    */
   storeThread?: 'worker' | 'main';
+  /**
+   * The destinations (loadDestinations) the dispatcher delivers to; their routing is recorded before the
+   * first job is received. Default none: the routing is cleared, so no new events are written.
+   */
+  destinations?: readonly ConfiguredDestination[];
 }
 
 /** A receiver that is listening. */
@@ -166,6 +175,27 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       : undefined;
     const store: JobStore = workerStore ?? createJobStore({ database, logger, now });
     closers.push(() => store.close());
+    // Stopped before the store and the database close; what it has not delivered stays in the outbox.
+    const destinations = options.destinations ?? [];
+    const dispatch = await openDispatchDatabase(config.databaseUrl, database);
+    if (dispatch.owned) closers.push(() => dispatch.database.close());
+    let receiving: Receiver | undefined;
+    const dispatcher = createDispatcher({
+      receiving: () => receiving?.inFlight() ?? 0,
+      database: dispatch.database,
+      destinations,
+      logger,
+      now,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      metrics: createDestinationMetrics(metrics.registry, {
+        db,
+        names: destinations.map((d) => d.name),
+        now,
+      }),
+    });
+    await dispatcher.sync();
+    dispatcher.start();
+    closers.push(() => dispatcher.stop());
 
     // A jti only guards replays while its token can still verify: past exp + tolerance it is dead weight.
     const toleranceMs = (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
@@ -272,6 +302,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         );
       },
     });
+    receiving = receiver;
     const url = await receiver.listen(options.port ?? config.port, config.host);
     closers.push(() => receiver.close());
     return { url, database, keys, metrics, stats, receiver, store, close: closeAll };

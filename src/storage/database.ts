@@ -261,6 +261,50 @@ export interface LaunchRowsTable {
   updated_at: string;
 }
 
+/** A configured destination's state (src/destinations/): whether it is paused, and why. */
+export interface DestinationsTable {
+  name: string;
+  /** webhook, file, or a type a later version adds. */
+  type: string;
+  /** 1 while in the configuration last synced, 0 once removed from it. */
+  active: number;
+  paused_at: string | null;
+  pause_reason: string | null;
+  /** The latest attempt that did not deliver (status and answer, never a secret). */
+  last_error: string | null;
+  last_error_at: string | null;
+  updated_at: string;
+}
+
+/** Which job kinds an event-driven destination takes ('*' for every kind): the outbox's routing. */
+export interface DestinationKindsTable {
+  destination: string;
+  kind: string;
+}
+
+/** What became of an outbox event. */
+export type OutboxStatus = 'pending' | 'delivered' | 'failed' | 'superseded';
+
+/** One stored job revision to hand on to one destination, written in the transaction that stored it. */
+export interface OutboxEventsTable {
+  /** Order of writing (a string of digits on Postgres, where it is a bigserial). */
+  id: Generated<number | string>;
+  destination: string;
+  job_id: string;
+  revision: number;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** The HTTP status of the last attempt, if it got one. */
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
 /** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
@@ -277,4 +321,7 @@ export interface Database {
   normalization_queue: NormalizationQueueTable;
   ui_sessions: UiSessionsTable;
   launch_rows: LaunchRowsTable;
+  destinations: DestinationsTable;
+  destination_kinds: DestinationKindsTable;
+  outbox_events: OutboxEventsTable;
 }

@@ -10,6 +10,7 @@ import type { Database, JobKind } from './database.js';
 import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
+import { recordOutboxEvents } from './record-outbox-events.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 import { updateLedger } from './update-ledger.js';
 import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
@@ -169,6 +170,13 @@ async function writeRound(
   }
   await writeNormalizedRows(trx, now, runner);
   await enqueueNormalization(trx, later, runner);
+  // Onward delivery is part of the commit (design.md): one event per written revision and destination.
+  if (written.length > 0)
+    await recordOutboxEvents(
+      trx,
+      written.map(({ job }) => job.jobId),
+      nowIso,
+    );
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(
     (job) => job.status === 'RUNNING' && outcomes.get(job)?.outcome === 'stored',

@@ -175,6 +175,11 @@ function printSummary(ctx: CliContext, report: DemoReport, out: string): void {
     report.exports.map((e) => ({ FILE: `${e.template}.csv`, ROWS: e.rows })),
   );
   w();
+  w(
+    `Handed on to the webhook destination "${report.destination.name}": ${report.destination.jobs} of ` +
+      `${report.jobsStored} stored jobs, each signed (Standard Webhooks) and checked by the consumer`,
+  );
+  w();
   if (report.databaseKept) {
     w(`Database kept: ${report.databasePath}`);
     w(`  try: npx hooksync jobs list --database-url ${report.databasePath}`);

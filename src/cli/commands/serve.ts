@@ -1,5 +1,6 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
+import { loadDestinations } from '../../destinations/load-destinations.js';
 import { claimSqliteFile } from '../claim-sqlite-file.js';
 import type { CliContext } from '../context.js';
 import { createLogger } from '../create-logger.js';
@@ -16,6 +17,7 @@ interface ServeFlags {
   apiKey?: string;
   databaseUrl?: string;
   logLevel?: string;
+  destinations?: string;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -38,6 +40,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       '--reconcile-cron <expr>',
       'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
     )
+    .option(
+      '--destinations <file>',
+      'deliver stored jobs onward to the destinations in this JSON file (env HOOKSYNC_DESTINATIONS; docs/destinations.md)',
+    )
     .addHelpText(
       'after',
       '\nHOOKSYNC_ADMIN_TOKEN (at least 32 characters: openssl rand -hex 32) turns on /admin and /ui;\n' +
@@ -58,8 +64,11 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       apiKey: flags.apiKey,
       databaseUrl: flags.databaseUrl,
       logLevel: flags.logLevel,
+      destinationsFile: flags.destinations,
     });
     const logger = createLogger(config.logLevel);
+    const destinations =
+      config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
     const { isPostgresUrl } = await import('../../storage/open-database.js');
     // SQLite is one file for one receiver: a second serve on the same file refuses (docs/operations.md).
     const release =
@@ -73,6 +82,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         config,
         logger,
         ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+        destinations,
       });
     } catch (error) {
       await release();

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { type DestinationState, listDestinationStates } from '../../destinations/destination-admin.js';
 import type { ExpectedJobRow } from '../../reconcile/list-expected-jobs.js';
 import { countExpectedJobs, listExpectedJobs } from '../../reconcile/list-expected-jobs.js';
 import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
@@ -47,6 +48,7 @@ export interface StatusSnapshot {
   readonly ledger: Section<LedgerSummary>;
   readonly runs: Section<readonly ReconcileRunRecord[]>;
   readonly cursors: Section<readonly ExportCursorEntry[]>;
+  readonly destinations: Section<readonly DestinationState[]>;
 }
 
 /** Collaborators of {@link loadStatusSnapshot}. */
@@ -77,7 +79,7 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
   const { db, logger } = deps;
   const nowMs = deps.now.getTime();
   if (!Number.isFinite(nowMs)) throw new TypeError('now must be a valid Date');
-  const [deliveries, quarantine, ledger, runs, cursors] = await Promise.all([
+  const [deliveries, quarantine, ledger, runs, cursors, destinations] = await Promise.all([
     section('deliveries', logger, () => loadDeliveryStats(db, nowMs)),
     section('quarantine', logger, () => loadQuarantineSummary(db, { bodies: deps.bodies === true })),
     section('ledger', logger, async (): Promise<LedgerSummary> => {
@@ -103,6 +105,7 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
         updatedAt: r.updated_at,
       }));
     }),
+    section('destinations', logger, () => listDestinationStates(db, nowMs)),
   ]);
   return {
     generatedAt: new Date(nowMs).toISOString(),
@@ -111,5 +114,6 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
     ledger,
     runs,
     cursors,
+    destinations,
   };
 }

@@ -5,6 +5,7 @@
 import { formatInstant } from './format-values.js';
 import type { StatusSnapshot } from './load-status-snapshot.js';
 import { renderDeliveryChart } from './render-delivery-chart.js';
+import { renderDestinations } from './render-destinations.js';
 import { AUTO_REFRESH_SECONDS, renderPageLayout } from './render-page-layout.js';
 import {
   renderCursors,
@@ -77,6 +78,10 @@ ${renderSection(snapshot.runs, renderRuns)}
 <section id="exports" aria-labelledby="exports-heading">
 <h2 id="exports-heading">Export cursors</h2>
 ${renderSection(snapshot.cursors, renderCursors)}
+</section>
+<section id="destinations" aria-labelledby="destinations-heading">
+<h2 id="destinations-heading">Destinations</h2>
+${renderSection(snapshot.destinations, renderDestinations)}
 </section>
 </main>
 <footer><p>Times are UTC. <a href="${links.page}">Reload</a></p></footer>`;

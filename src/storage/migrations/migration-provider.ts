@@ -8,6 +8,7 @@ import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery-stats.js';
 import * as m003 from './003-normalization-queue.js';
 import * as m005 from './005-ui-sessions.js';
+import * as m006 from './006-destinations.js';
 import * as m007 from './007-launch-rows.js';
 
 /** What a migration module exports. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '002_delivery_stats': m002,
   '003_normalization_queue': m003,
   '005_ui_sessions': m005,
+  '006_destinations': m006,
   '007_launch_rows': m007,
 });
 

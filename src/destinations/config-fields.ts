@@ -1,0 +1,44 @@
+/**
+ * Field schemas shared by the destination types: names, durations as hooksync writes them elsewhere,
+ * job kinds, and secrets given as `{ "env": "NAME" }` or a literal `whsec_…` string.
+ */
+import { z } from 'zod';
+import { parseDuration } from '../reconcile/parse-duration.js';
+
+/** The job kinds a destination may filter on. */
+export const DESTINATION_KINDS = ['company_reveal', 'job_change', 'search_contact', 'unknown'] as const;
+
+/** A destination's name: what the CLI, metrics and logs call it. */
+export const destinationNameSchema = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,62}$/i,
+    'must be 1-63 letters, digits, "-" or "_", starting with a letter or digit',
+  );
+
+/** A duration (`500ms`, `2s`, `10m`) read as milliseconds. */
+export const durationSchema = z.string().transform((text, ctx) => {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    ctx.issues.push({ code: 'custom', input: text, message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** Where a secret comes from; its value is resolved once, at start, and never printed. */
+export const secretRefSchema = z.union([
+  z.strictObject({
+    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+  }),
+  z.string().refine((value) => value.startsWith('whsec_'), {
+    // Never echo the value: it may be a secret typed in the wrong place.
+    message: 'must be { "env": "NAME" } or a literal string starting with whsec_',
+  }),
+]);
+
+/** A secret reference as configured. */
+export type SecretRef = z.infer<typeof secretRefSchema>;
+
+/** The job kinds to take (default: all); at least one when given. */
+export const kindsSchema = z.array(z.enum(DESTINATION_KINDS)).min(1).optional();

@@ -1,0 +1,104 @@
+/**
+ * What the CLI and the status page read and change about destinations: each one's counts and state,
+ * replaying events, purging failed ones. Never reads a secret: only the database's view of them.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/database.js';
+import { pendingSummary } from './destination-metrics.js';
+
+/** One destination as `destinations list` shows it. */
+export interface DestinationState {
+  readonly name: string;
+  readonly type: string;
+  /** In the configuration last synced (false: removed; its events are kept). */
+  readonly active: boolean;
+  readonly paused: boolean;
+  readonly pending: number;
+  readonly delivered: number;
+  readonly failed: number;
+  /** Seconds since the oldest pending event was written; null when none is pending. */
+  readonly oldest_pending_age_seconds: number | null;
+  readonly last_error: string | null;
+  readonly last_error_at: string | null;
+}
+
+/** Every destination the database knows, with its counts, by name. */
+export async function listDestinationStates(
+  db: Kysely<Database>,
+  nowMs: number,
+): Promise<DestinationState[]> {
+  const destinations = await db.selectFrom('destinations').selectAll().orderBy('name').execute();
+  const counts = await db
+    .selectFrom('outbox_events')
+    .select((eb) => ['destination', 'status', eb.fn.countAll().as('n')])
+    .groupBy(['destination', 'status'])
+    .execute();
+  const pending = await pendingSummary(db);
+  const count = (name: string, status: string) =>
+    Number(counts.find((row) => row.destination === name && row.status === status)?.n ?? 0);
+  return destinations.map((row) => {
+    const oldest = pending.get(row.name)?.oldest ?? null;
+    return {
+      name: row.name,
+      type: row.type,
+      active: row.active === 1,
+      paused: row.paused_at !== null,
+      pending: count(row.name, 'pending'),
+      delivered: count(row.name, 'delivered'),
+      failed: count(row.name, 'failed'),
+      oldest_pending_age_seconds:
+        oldest === null ? null : Math.max(0, Math.round((nowMs - Date.parse(oldest)) / 1000)),
+      last_error: row.pause_reason ?? row.last_error,
+      last_error_at: row.last_error_at,
+    };
+  });
+}
+
+/** Which events `destinations replay` queues again. */
+export interface ReplaySelection {
+  /** Only failed events (otherwise failed and delivered ones). */
+  readonly failed?: boolean;
+  /** Only events written at or after this instant (ISO 8601). */
+  readonly since?: string;
+  /** Only events of these jobs. */
+  readonly jobIds?: readonly string[];
+}
+
+/**
+ * Queues the selected events of `destination` again, due now, with their attempts reset (they count as
+ * pending, no longer failed or delivered). Returns how many.
+ */
+export async function replayEvents(
+  db: Kysely<Database>,
+  destination: string,
+  selection: ReplaySelection,
+  nowIso: string,
+): Promise<number> {
+  let update = db
+    .updateTable('outbox_events')
+    .set({
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: nowIso,
+      claimed_by: null,
+      claimed_until: null,
+      delivered_at: null,
+      updated_at: nowIso,
+    })
+    .where('destination', '=', destination)
+    .where('status', 'in', selection.failed === true ? ['failed'] : ['failed', 'delivered']);
+  if (selection.since !== undefined) update = update.where('created_at', '>=', selection.since);
+  if (selection.jobIds !== undefined) update = update.where('job_id', 'in', [...selection.jobIds]);
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes the failed events of `destination` (given up on for good); returns how many. */
+export async function purgeFailedEvents(db: Kysely<Database>, destination: string): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox_events')
+    .where('destination', '=', destination)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

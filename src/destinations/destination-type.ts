@@ -1,0 +1,98 @@
+/**
+ * What every destination type provides. A type is one file (webhook, file, and later ones such as
+ * hubspot) registered in destination-types.ts: its configuration schema, whether its work comes from the
+ * outbox (one event per stored job revision) or from a schedule of its own, and how it delivers.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { HooksyncDatabase } from '../storage/open-database.js';
+
+/** Settings every destination has, whatever its type. */
+export interface DestinationBase {
+  readonly name: string;
+  readonly type: string;
+}
+
+/** What an outbox destination is handed for one event. */
+export interface OutboxDelivery {
+  /** Stable across all attempts and replays of the event (the `webhook-id`). */
+  readonly eventId: string;
+  readonly jobId: string;
+  readonly revision: number;
+  readonly kind: string;
+  readonly source: string;
+  readonly status: string;
+  /** The stored envelope, exactly as received. */
+  readonly envelopeText: string;
+  /** The template's rows for this job, keyed by column header, when the destination names a template. */
+  readonly rows?: ReadonlyArray<Readonly<Record<string, string>>>;
+}
+
+/** What one attempt came to. */
+export type AttemptResult =
+  | { readonly outcome: 'delivered'; readonly status: number }
+  /** Worth retrying (network, timeout, 429, 5xx); `retryAfterMs` when the destination asked for a delay. */
+  | {
+      readonly outcome: 'retry';
+      readonly status: number | null;
+      readonly error: string;
+      readonly retryAfterMs?: number;
+    }
+  /** Will not succeed on retry: the event fails at once. */
+  | { readonly outcome: 'fail'; readonly status: number | null; readonly error: string }
+  /** The destination said it is gone for now (410): pause it, keep the event pending. */
+  | { readonly outcome: 'pause'; readonly status: number; readonly error: string };
+
+/** Collaborators a destination is created with. */
+export interface DestinationDeps {
+  readonly database: HooksyncDatabase;
+  readonly logger: Logger;
+  /** Clock in epoch ms. */
+  readonly now: () => number;
+  readonly fetch: typeof globalThis.fetch;
+}
+
+/** A destination fed by the outbox: one call per event attempt. */
+export interface OutboxDestination {
+  readonly kind: 'outbox';
+  /** The export template whose rows go with each event, if any. */
+  readonly template: string | undefined;
+  /** One attempt; never throws (trouble is a result). `signal` aborts it at the attempt timeout. */
+  deliver(delivery: OutboxDelivery, signal: AbortSignal): Promise<AttemptResult>;
+  /** One `ping` event, for `destinations test`. */
+  ping(signal: AbortSignal): Promise<AttemptResult>;
+  /** One-time work before the first delivery (a later type may create fields); optional. */
+  setup?(): Promise<void>;
+}
+
+/** A destination that runs on a schedule of its own (the file drop). */
+export interface ScheduledDestination {
+  readonly kind: 'scheduled';
+  /** Starts the schedule; the returned function stops it and waits for a run in progress. */
+  start(): () => Promise<void>;
+  /** One run now (`destinations deliver`), whatever the schedule. */
+  runOnce(): Promise<string>;
+}
+
+/** A destination of any type, ready to work. */
+export type Destination = OutboxDestination | ScheduledDestination;
+
+/** The per-attempt knobs the dispatcher reads from an outbox destination's config. */
+export interface DispatchSettings {
+  readonly timeoutMs: number;
+  readonly scheduleMs: readonly number[];
+  readonly concurrency: number;
+  readonly rate: { readonly requests: number; readonly perMs: number } | undefined;
+  /** Job kinds it takes; undefined for all. */
+  readonly kinds: readonly string[] | undefined;
+}
+
+/** A destination type: its schema and how to build it from a validated config. */
+export interface DestinationType<C extends DestinationBase> {
+  readonly type: string;
+  /** Validates one entry of the file (secrets still as references). */
+  readonly schema: z.ZodType<C>;
+  /** The outbox settings of an event-driven type; undefined for a scheduled one. */
+  dispatchSettings?(config: C): DispatchSettings;
+  create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
+}

@@ -1,0 +1,13 @@
+/**
+ * The destination types, by the `type` a configuration entry names. A new type (hubspot, issue 18) is one
+ * file implementing DestinationType, added here.
+ */
+import type { DestinationBase, DestinationType } from './destination-type.js';
+import { FILE_DESTINATION } from './file-destination.js';
+import { WEBHOOK_DESTINATION } from './webhook-destination.js';
+
+/** Every known destination type. */
+export const DESTINATION_TYPES: Readonly<Record<string, DestinationType<DestinationBase>>> = Object.freeze({
+  webhook: WEBHOOK_DESTINATION as unknown as DestinationType<DestinationBase>,
+  file: FILE_DESTINATION as unknown as DestinationType<DestinationBase>,
+});

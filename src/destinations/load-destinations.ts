@@ -1,0 +1,132 @@
+/**
+ * Reads the destinations file (HOOKSYNC_DESTINATIONS or `serve --destinations`) and validates it whole,
+ * with zod, before anything starts: a problem is one line naming the destination, the field and what is
+ * wrong. Secrets are resolved here (from the environment or the literal) and kept in closures, out of
+ * every object that could be printed; no message ever carries a secret's value.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { loadTemplate } from '../export/load-template.js';
+import type { SecretRef } from './config-fields.js';
+import type { Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
+import { DESTINATION_TYPES } from './destination-types.js';
+import { webhookSecretKey } from './sign-standard-webhook.js';
+
+/** One destination, validated, ready to create. */
+export interface ConfiguredDestination {
+  readonly name: string;
+  readonly type: string;
+  /** Outbox settings (retry schedule, timeout, ...); undefined for a scheduled type. */
+  readonly dispatch: DispatchSettings | undefined;
+  /** The export template it uses, if any (checked to exist at load). */
+  readonly template: string | undefined;
+  /** Builds the working destination (secrets are handed over here, never exposed). */
+  create(deps: DestinationDeps): Destination;
+}
+
+const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) =>
+      typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`,
+    '',
+  );
+}
+
+function resolveSecrets(refs: SecretRef | readonly SecretRef[], env: Env, where: string): string[] {
+  const list = Array.isArray(refs) ? refs : [refs as SecretRef];
+  return list.map((ref, index) => {
+    const field = Array.isArray(refs) ? `secret[${index}]` : 'secret';
+    let value: string | undefined;
+    if (typeof ref === 'string') value = ref;
+    else {
+      value = env[ref.env]?.trim();
+      if (value === undefined || value === '') {
+        throw new ConfigError(`${where}, field ${field}: environment variable ${ref.env} is not set`);
+      }
+    }
+    try {
+      webhookSecretKey(value);
+    } catch (error) {
+      throw new ConfigError(`${where}, field ${field}: ${(error as Error).message}`);
+    }
+    return value;
+  });
+}
+
+/** Validates a parsed destinations document; `label` names it in messages (the file path). */
+export async function parseDestinations(
+  document: unknown,
+  env: Env,
+  label: string,
+): Promise<ConfiguredDestination[]> {
+  const top = fileSchema.safeParse(document);
+  if (!top.success) {
+    const issue = top.error.issues[0]!;
+    const field = fieldPath(issue.path);
+    throw new ConfigError(`${label}: ${field === '' ? 'the file' : `field ${field}`} ${issue.message}`);
+  }
+  const seen = new Set<string>();
+  const configured: ConfiguredDestination[] = [];
+  for (const [index, entry] of top.data.destinations.entries()) {
+    const name = typeof entry.name === 'string' ? entry.name : undefined;
+    const where = `${label}: destination ${name === undefined ? `#${index + 1}` : `"${name}"`}`;
+    const definition = typeof entry.type === 'string' ? DESTINATION_TYPES[entry.type] : undefined;
+    if (definition === undefined) {
+      throw new ConfigError(
+        `${where}, field type: must be one of ${Object.keys(DESTINATION_TYPES).join(', ')}`,
+      );
+    }
+    const parsed = definition.schema.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ConfigError(`${where}, field ${fieldPath(issue.path)}: ${issue.message}`);
+    }
+    const config = parsed.data as typeof parsed.data & {
+      secret?: SecretRef | SecretRef[];
+      template?: string;
+    };
+    if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
+    seen.add(config.name);
+    const secrets = config.secret === undefined ? [] : resolveSecrets(config.secret, env, where);
+    if (config.template !== undefined) {
+      try {
+        await loadTemplate(config.template);
+      } catch (error) {
+        throw new ConfigError(`${where}, field template: ${(error as Error).message}`);
+      }
+    }
+    const { secret: _secret, ...visible } = config;
+    configured.push({
+      name: config.name,
+      type: definition.type,
+      dispatch: definition.dispatchSettings?.(visible),
+      template: config.template,
+      create: (deps) => definition.create(visible, secrets, deps),
+    });
+  }
+  return configured;
+}
+
+/** Reads and validates the destinations file at `path`; throws ConfigError with one clear line. */
+export async function loadDestinations(path: string, env: Env): Promise<ConfiguredDestination[]> {
+  const label = `destinations file ${path}`;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${label}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text around the error, which may be a secret.
+    throw new ConfigError(`${label}: is not valid JSON`);
+  }
+  return parseDestinations(document, env, label);
+}

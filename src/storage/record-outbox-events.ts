@@ -1,0 +1,57 @@
+/**
+ * The write side of the destinations' outbox (src/destinations/ reads and delivers it): inside the
+ * transaction that stores jobs, one pending event per written job revision and per destination whose
+ * kinds match (destination_kinds). Routing is read in the same statement, so whatever process stores the
+ * job (serve's worker, the CLI, a library user) writes the events the last synced configuration asks for.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './database.js';
+
+/** Job ids per statement: far below both dialects' parameter limits. */
+const IDS_PER_STATEMENT = 500;
+
+/**
+ * Records the outbox events of `jobIds`, just written in the open transaction `trx` (each at its current
+ * revision, which is the one this transaction wrote), stamped `nowIso`.
+ */
+export async function recordOutboxEvents(
+  trx: Kysely<Database>,
+  jobIds: readonly string[],
+  nowIso: string,
+): Promise<void> {
+  for (let start = 0; start < jobIds.length; start += IDS_PER_STATEMENT) {
+    const chunk = jobIds.slice(start, start + IDS_PER_STATEMENT);
+    await trx
+      .insertInto('outbox_events')
+      .columns([
+        'destination',
+        'job_id',
+        'revision',
+        'status',
+        'attempts',
+        'next_attempt_at',
+        'created_at',
+        'updated_at',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('jobs')
+          // CROSS JOIN keeps jobs as SQLite's outer loop: the job_id index finds the few jobs of the batch,
+          // then each meets the handful of routes. An inner join let SQLite scan every stored job per route.
+          .crossJoin('destination_kinds as dk')
+          .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
+          .select((s) => [
+            'dk.destination',
+            'jobs.job_id',
+            'jobs.revision',
+            sql.lit('pending').as('status'),
+            s.lit(0).as('attempts'),
+            s.val(nowIso).as('next_attempt_at'),
+            s.val(nowIso).as('created_at'),
+            s.val(nowIso).as('updated_at'),
+          ])
+          .where('jobs.job_id', 'in', chunk),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * No destination secret reaches a log line, an error, /metrics, the status page or `destinations list`,
+ * whether it is given literally or through the environment, while deliveries fail, retry, give up and pause.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
+import { loadStatusSnapshot } from '../../../src/receiver/status-page/load-status-snapshot.js';
+import { renderDestinations } from '../../../src/receiver/status-page/render-destinations.js';
+import {
+  createWebhookSecret,
+  type StandardWebhookConsumer,
+  startStandardWebhookConsumer,
+} from '../../helpers/standard-webhook-consumer.js';
+import { type DestinationsWorld, openWorld, provisionSqlite, until } from './destinations-context.js';
+
+describe('destination secrets stay secret', () => {
+  let world: DestinationsWorld;
+  let literal: StandardWebhookConsumer;
+  let fromEnv: StandardWebhookConsumer;
+  const literalSecret = createWebhookSecret();
+  const envSecret = createWebhookSecret();
+
+  beforeEach(async () => {
+    world = await openWorld(provisionSqlite);
+    literal = await startStandardWebhookConsumer(literalSecret);
+    fromEnv = await startStandardWebhookConsumer(envSecret);
+  });
+  afterEach(async () => {
+    await world.close();
+    await literal.close();
+    await fromEnv.close();
+  });
+
+  it('keeps both kinds of secret out of every output', async () => {
+    literal.answer(() => ({ status: 500, body: 'down for maintenance' }));
+    fromEnv.answer(() => ({ status: 410 }));
+    const destinations = await world.configure(
+      {
+        destinations: [
+          {
+            name: 'literal',
+            type: 'webhook',
+            url: literal.url,
+            secret: literalSecret,
+            retry: { schedule: ['1ms'] },
+          },
+          { name: 'from-env', type: 'webhook', url: fromEnv.url, secret: { env: 'HOOK_SECRET' } },
+        ],
+      },
+      { HOOK_SECRET: envSecret },
+    );
+    await world.dispatcher(destinations);
+    await world.storeFixture('company-reveal');
+    await until('the literal one gives up', async () => {
+      const states = await listDestinationStates(world.database.db, Date.now());
+      return states.find((s) => s.name === 'literal')?.failed === 1;
+    });
+    await until('the other one is paused', async () => {
+      const states = await listDestinationStates(world.database.db, Date.now());
+      return states.find((s) => s.name === 'from-env')?.paused === true;
+    });
+    const snapshot = await loadStatusSnapshot({ db: world.database.db, now: new Date() });
+    expect(snapshot.destinations.ok).toBe(true);
+    const outputs = {
+      logs: world.logs.text(),
+      metrics: await world.registry.metrics(),
+      list: JSON.stringify(await listDestinationStates(world.database.db, Date.now())),
+      statusPage: snapshot.destinations.ok ? String(renderDestinations(snapshot.destinations.value)) : '',
+      configured: JSON.stringify(destinations),
+    };
+    // The outputs are not empty: they say what happened, only without the secrets.
+    expect(outputs.logs).toContain('gave up on an event');
+    expect(outputs.logs).toContain('destination paused');
+    expect(outputs.metrics).toContain(
+      'hooksync_destination_events_total{destination="literal",outcome="failed"} 1',
+    );
+    expect(outputs.statusPage).toContain('paused');
+    for (const [where, text] of Object.entries(outputs)) {
+      for (const secret of [literalSecret, envSecret]) {
+        expect(text, where).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 16));
+      }
+    }
+  });
+});
