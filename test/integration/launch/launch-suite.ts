@@ -73,7 +73,8 @@ export function defineLaunchSuite(dialect: Dialect): void {
 
   describe(`on ${dialect}`, () => {
     beforeAll(async () => {
-      sim = await createSimulator({ seed: 17, rate: { perInterval: 4, intervalSeconds: 1 } });
+      // Callbacks wait a moment, so that the launcher's own answer is stored first (as with a real network).
+      sim = await createSimulator({ seed: 17, rate: { perInterval: 4, intervalSeconds: 1 }, delayMs: 300 });
       database = await createDatabaseUrl(dialect);
       env = {
         HOOKSYNC_API_BASE_URL: sim.url,
@@ -431,6 +432,15 @@ export function defineLaunchSuite(dialect: Dialect): void {
       } finally {
         await receiver.close();
       }
+      // The receiver counts its answers (flushed on close): both callbacks were duplicates of stored jobs.
+      await withMigratedDatabase(database.url, async ({ db }) => {
+        const outcomes = await db
+          .selectFrom('delivery_stats')
+          .select(['outcome', 'count'])
+          .where('outcome', '=', 'duplicate')
+          .execute();
+        expect(outcomes.reduce((sum, row) => sum + Number(row.count), 0)).toBe(2);
+      });
     });
   });
 

@@ -62,6 +62,7 @@ describe('normalizeEnvelope', () => {
         technologies: '["React","Kysely"]',
         funding_rounds:
           '[{"round_name":"Series A","round_date":"2020-01-31","investor_count":3,"amount_raised_usd":9007199254740993,"investor_names":["Ann Ventures","Bob Capital"]}]',
+        custom_fields: '{"crm_id":"café","n":1}',
         received_at: AT,
       },
     ]);
