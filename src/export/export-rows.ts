@@ -5,9 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { JobChangeStatus } from '../contract/enums.js';
 import type { Database, JobKind } from '../storage/database.js';
+import { createEnvelopeReader } from '../storage/envelope-reader.js';
 import { buildExportQuery } from './build-export-query.js';
 import { compileTemplate } from './compile-template.js';
-import { EXPORT_SOURCES } from './export-sources.js';
+import { EXPORT_SOURCES, resolveFieldPath, type SourceField } from './export-sources.js';
 import { guardFormula } from './formula-guard.js';
 import type { ExportTemplate } from './parse-template.js';
 
@@ -72,13 +73,50 @@ export async function* exportRows(
     jobChangeStatuses: statuses,
     present: template.present,
     dedupe: template.dedupe && options.all !== true,
+    withKeys: compiled.fields.some((field) => field.envelope !== undefined),
   });
   const guard = options.formulaGuard === true;
+  const fill = envelopeFields(db, template, compiled.fields);
   for await (const { r } of query.stream(options.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
     const values: unknown = typeof r === 'string' ? JSON.parse(r) : r;
     if (!Array.isArray(values)) throw new TypeError('the export query returned a row that is not an array');
+    if (fill !== undefined && !(await fill(values))) continue;
     const cells = compiled.render(values);
     if (guard) for (let i = 0; i < cells.length; i += 1) cells[i] = guardFormula(cells[i] as string);
     yield cells;
   }
+}
+
+/**
+ * For templates with fields read from the envelope: a function that fills their values into a row (whose
+ * job_id and position the query appended) and says whether the row passes the template's `present`
+ * filters on them. Undefined when every field is a column.
+ */
+function envelopeFields(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  fields: readonly SourceField[],
+): ((row: unknown[]) => Promise<boolean>) | undefined {
+  const source = EXPORT_SOURCES[template.source];
+  const derived = fields.flatMap((field, index) =>
+    field.envelope === undefined ? [] : [{ index, key: field.envelope }],
+  );
+  if (derived.length === 0 || source.fromEnvelope === undefined) return undefined;
+  const fromEnvelope = source.fromEnvelope;
+  const present = template.present
+    .map((path) => fields.findIndex((field) => field.name === resolveFieldPath(source, path)?.field.name))
+    .filter((index) => index >= 0 && fields[index]!.envelope !== undefined);
+  const readEnvelope = createEnvelopeReader(db);
+  const count = fields.length;
+  return async (row) => {
+    const jobId = row[count];
+    const position = Number(row[count + 1]);
+    row.length = count;
+    const envelope = typeof jobId === 'string' ? await readEnvelope(jobId) : undefined;
+    const record = (envelope === undefined ? undefined : fromEnvelope(envelope, position)) as
+      | Readonly<Record<string, unknown>>
+      | undefined;
+    for (const { index, key } of derived) row[index] = record?.[key] ?? null;
+    return present.every((index) => row[index] !== null && row[index] !== '');
+  };
 }

@@ -2,6 +2,7 @@
  * The job changes source: every Job Change result of every status, the contact as given in input.task
  * beside what the service found.
  */
+import { experiencesAt } from '../storage/normalize-persons.js';
 import { defineFields } from './define-fields.js';
 import type { ExportSource } from './export-sources.js';
 
@@ -25,6 +26,7 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
         "COALESCE({jc}.person_id, {jc}.linkedin_url, {jc}.contact_linkedin, {jc}.professional_email, 'row:' || {jc}.job_id)",
     },
   ],
+  fromEnvelope: (envelope) => ({ experiences: experiencesAt(envelope, 0) }),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the Job Change job', '{jc}.job_id'],
     ['received_at', 'text', 'when hooksync stored the job (ISO 8601, UTC)', '{jc}.received_at'],
@@ -65,7 +67,12 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
     ],
     ['person.seniority', 'text', 'output.person.seniority', '{p}.seniority'],
     ['person.department', 'text', 'output.person.department', '{p}.department'],
-    ['person.experiences', 'json', 'output.person.experiences (JSON array)', '{p}.experiences'],
+    [
+      'person.experiences',
+      'json',
+      'output.person.experiences (JSON array; read from the stored envelope)',
+      'envelope:experiences',
+    ],
     [
       'previous_title',
       'text',

@@ -3,6 +3,7 @@
  * output.person), joined to its job change; plus job changes without a person (no_change / unknown), which
  * only a widened job_change_status filter lets out.
  */
+import { experiencesAt } from '../storage/normalize-persons.js';
 import { defineFields } from './define-fields.js';
 import type { ExportSource } from './export-sources.js';
 
@@ -38,6 +39,7 @@ export const PERSONS_SOURCE: ExportSource = {
       isJobChange: '1 = 1',
     },
   ],
+  fromEnvelope: (envelope, position) => ({ experiences: experiencesAt(envelope, position) }),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the job the person came in', '{p}.job_id', '{jc}.job_id'],
     ['kind', 'text', 'search_contact or job_change: the kind of that job', '{p}.source_kind', "'job_change'"],
@@ -82,7 +84,12 @@ export const PERSONS_SOURCE: ExportSource = {
     ['title', 'text', 'person.title (current role)', '{p}.title', '{jc}.new_title'],
     ['seniority', 'text', 'person.seniority', '{p}.seniority', 'NULL'],
     ['department', 'text', 'person.department', '{p}.department', 'NULL'],
-    ['experiences', 'json', 'person.experiences (JSON array)', '{p}.experiences', 'NULL'],
+    [
+      'experiences',
+      'json',
+      'person.experiences (JSON array; read from the stored envelope)',
+      'envelope:experiences',
+    ],
     [
       'job_change_status',
       'text',

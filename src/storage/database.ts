@@ -23,9 +23,12 @@ export interface JobsTable {
   context_id: string | null;
   start_date: string | null;
   stop_date: string | null;
-  /** The envelope exactly as it arrived (verbatim JSON text). */
-  envelope: string;
-  /** Unpadded base64url SHA-256 of the envelope bytes. */
+  /**
+   * The envelope exactly as it arrived, compressed (envelope-codec.ts): read it only through
+   * decodeEnvelope, which gives back the original text.
+   */
+  envelope_z: Buffer;
+  /** Unpadded base64url SHA-256 of the original envelope bytes. */
   payload_hash: string;
   source: JobSource;
   /**
@@ -86,45 +89,21 @@ export interface PersonsTable {
   title: string | null;
   seniority: string | null;
   department: string | null;
-  /** JSON array of experience objects, as sent. */
-  experiences: string;
   received_at: string;
 }
 
-/** One Company Reveal result. */
+/**
+ * One Company Reveal result: what exports filter, order and deduplicate by. Every other field of the
+ * result is read from the stored envelope when an export asks for it (export/companies-source.ts).
+ */
 export interface CompaniesTable {
   job_id: string;
-  ip: string | null;
-  ip_type: string | null;
-  confidence_score: string | null;
-  ip_geo_city: string | null;
-  ip_geo_state: string | null;
-  ip_geo_country: string | null;
+  /** output.company.id */
   company_id: string | null;
+  /** output.company.domain */
   domain: string | null;
+  /** output.company.name */
   name: string | null;
-  website: string | null;
-  linkedin_id: string | null;
-  description: string | null;
-  logo_url: string | null;
-  size: string | null;
-  employees_count: number | null;
-  industry: string | null;
-  company_type: string | null;
-  founded: number | null;
-  address: string | null;
-  country: string | null;
-  linkedin_url: string | null;
-  linkedin_followers: number | null;
-  crunchbase_url: string | null;
-  recent_job_posting_count: number | null;
-  total_funding_rounds: number | null;
-  /** int64 as its decimal digits, never rounded. */
-  total_funding_usd: string | null;
-  /** JSON array of strings. */
-  technologies: string;
-  /** JSON array of FundingRound, as sent. */
-  funding_rounds: string;
   received_at: string;
 }
 
@@ -218,6 +197,17 @@ export interface NormalizationQueueTable {
   stored_at: string;
 }
 
+/**
+ * Envelopes `purge --person` kept (without --include-jobs) that mention the purged person: the rows it
+ * found them through are gone, and compressed envelopes cannot be searched in SQL, so a later purge of the
+ * same person (with --include-jobs) finds them here. Removed with their jobs.
+ */
+export interface KeptMentionsTable {
+  /** The person's LinkedIn URL, normalized (purge-linkedin-url.ts). */
+  linkedin_url: string;
+  job_id: string;
+}
+
 /** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
@@ -232,4 +222,5 @@ export interface Database {
   export_cursors: ExportCursorsTable;
   delivery_stats: DeliveryStatsTable;
   normalization_queue: NormalizationQueueTable;
+  kept_mentions: KeptMentionsTable;
 }

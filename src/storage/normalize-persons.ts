@@ -34,9 +34,21 @@ function personRow(
     title: textAt(person, 'title'),
     seniority: textAt(person, 'seniority'),
     department: textAt(person, 'department'),
-    experiences: jsonArrayAt(person, 'experiences'),
     received_at: receivedAt,
   };
+}
+
+/**
+ * person.experiences (JSON text) of the person at `position` in a stored envelope: output.persons[position]
+ * of a Search Contact page, output.person of a Job Change; null when there is no such person. Not a
+ * column: exports read it from the envelope when a template asks for it.
+ */
+export function experiencesAt(envelope: unknown, position: number): string | null {
+  const output = recordAt(asRecord(envelope), 'output');
+  const persons = member(output, 'persons');
+  const person = Array.isArray(persons) ? asRecord(persons[position]) : recordAt(output, 'person');
+  if (person === undefined || Object.keys(person).length === 0) return null;
+  return jsonArrayAt(person, 'experiences');
 }
 
 /** Rows for output.persons of a Search Contact envelope; entries that are not objects are skipped. */

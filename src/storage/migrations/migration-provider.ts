@@ -7,6 +7,7 @@ import { type ColumnTypes, columnTypesFor, type StorageDialect } from '../column
 import * as m001 from './001-initial.js';
 import * as m002 from './002-delivery-stats.js';
 import * as m003 from './003-normalization-queue.js';
+import * as m008 from './008-compressed-envelopes.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '001_initial': m001,
   '002_delivery_stats': m002,
   '003_normalization_queue': m003,
+  '008_compressed_envelopes': m008,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */
