@@ -90,8 +90,8 @@ async function seed(file, rows) {
   const insert = raw.prepare(
     `INSERT INTO persons (job_id, position, source_kind, person_id, first_name, last_name, linkedin_id, linkedin_url,
       about, location, country, company_id, company_linkedin_id, company_name, company_domain, title, seniority,
-      department, experiences, received_at)
-     VALUES (?, ?, 'search_contact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?)`,
+      department, received_at)
+     VALUES (?, ?, 'search_contact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const first = ['Lena', 'José', 'Zoë', 'Łukasz', '田中', "O'Brien", 'Ana', 'Tobias'];
   const titles = ['VP Sales', '-Head of Growth', 'Director, Marketing', 'CTO', '=Engineer', 'Account "Exec"'];
