@@ -53,7 +53,8 @@ try {
     for (const [label, type, encode] of CHOICES) {
       const table = `t_${set}_${CHOICES.findIndex((c) => c[0] === label)}`;
       await client.query(`CREATE TABLE ${table} (job_id text PRIMARY KEY, envelope ${type} NOT NULL)`);
-      if (type === 'bytea') await client.query(`ALTER TABLE ${table} ALTER COLUMN envelope SET STORAGE EXTERNAL`);
+      if (type === 'bytea')
+        await client.query(`ALTER TABLE ${table} ALTER COLUMN envelope SET STORAGE EXTERNAL`);
       const started = performance.now();
       await client.query('BEGIN');
       for (const [i, text] of texts.entries()) {
