@@ -101,6 +101,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       'leases',
       'export_cursors',
       'normalization_queue',
+      'kept_mentions',
     ] as const) {
       await database.db.deleteFrom(table).execute();
     }
@@ -236,6 +237,12 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     const again = await purge(['--person', LENA]);
     expect(Object.values(again.deleted).every((n) => n === 0)).toBe(true);
     expect(again.jobs_mentioning).toHaveLength(3);
+
+    // Her rows are gone, yet --include-jobs still finds the kept envelopes (kept_mentions), and then forgets them.
+    const whole = await purge(['--person', LENA, '--include-jobs']);
+    expect(whole.deleted.jobs).toBe(3);
+    expect([...whole.jobs_mentioning!]).toEqual(dry.jobs_mentioning);
+    expect(await database.db.selectFrom('kept_mentions').selectAll().execute()).toEqual([]);
   });
 
   it('--person --include-jobs deletes the envelopes that mention the person, with every row read from them', async () => {
