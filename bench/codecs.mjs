@@ -21,12 +21,21 @@ const brotli = (quality) => (bytes) =>
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
   });
+const { ENVELOPE_DICTIONARY_TEXT } = await import(
+  new URL('../dist/storage/envelope-dictionary.js', import.meta.url).href
+);
+const dictionary = Buffer.from(ENVELOPE_DICTIONARY_TEXT, 'utf8');
 const CODECS = [
   ['gzip level 1', (b) => zlib.gzipSync(b, { level: 1 }), zlib.gunzipSync],
   ['gzip level 6 (default)', (b) => zlib.gzipSync(b, { level: 6 }), zlib.gunzipSync],
   ['brotli quality 1', brotli(1), zlib.brotliDecompressSync],
   ['brotli quality 2', brotli(2), zlib.brotliDecompressSync],
   ['brotli quality 4', brotli(4), zlib.brotliDecompressSync],
+  [
+    'deflate level 6 + the envelope dictionary',
+    (b) => zlib.deflateRawSync(b, { level: 6, dictionary }),
+    (b) => zlib.inflateRawSync(b, { dictionary }),
+  ],
 ];
 
 const random = createRandom(13);

@@ -78,6 +78,7 @@ export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
 export { createSimulator, type Simulator } from './simulator/create-simulator.js';
 export type { SimulatorOptions } from './simulator/simulator-options.js';
 export type { Database } from './storage/database.js';
+export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
 export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
 export { type MigrationReport, migrateToLatest } from './storage/migrate-to-latest.js';
