@@ -249,7 +249,7 @@ describe('hooksync reveal', () => {
     const jobId = (JSON.parse(raw) as { input: { task: { job_id: string; custom_fields: unknown } } }).input
       .task.job_id;
     expect(JSON.parse(raw).input.task.custom_fields).toEqual({ crm_id: '42' });
-    const stored = await withDb((d) => d.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow());
+    const [stored] = await withDb((d) => listJobs(d.db));
     expect(stored).toMatchObject({ job_id: jobId, kind: 'company_reveal', source: 'launch', envelope: raw });
     expect(await ledger()).toEqual([
       expect.objectContaining({ job_id: jobId, kind: 'company_reveal', state: 'received', origin: 'launch' }),
