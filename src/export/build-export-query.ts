@@ -10,6 +10,7 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, SqliteAdapter, s
 import type { Database, JobKind } from '../storage/database.js';
 import {
   type ExportSource,
+  isReadByExport,
   resolveFieldPath,
   type SourceBranch,
   type SourceField,
@@ -165,7 +166,7 @@ function filters(
     const resolved = resolveFieldPath(source, path);
     if (resolved === undefined) throw new TypeError(`field ${path} is not in source ${source.name}`);
     // Not a column: the caller filters on it once the value is read from the envelope.
-    if (resolved.field.envelope !== undefined) continue;
+    if (isReadByExport(resolved.field)) continue;
     const column = at(fieldSql(resolved.field, index));
     conditions.push(
       resolved.field.type === 'text'

@@ -5,10 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { JobChangeStatus } from '../contract/enums.js';
 import type { Database, JobKind } from '../storage/database.js';
-import { createEnvelopeReader } from '../storage/envelope-reader.js';
+import { createEnvelopeReader, createPersonTextsReader } from '../storage/envelope-reader.js';
 import { buildExportQuery } from './build-export-query.js';
 import { compileTemplate } from './compile-template.js';
-import { EXPORT_SOURCES, resolveFieldPath, type SourceField } from './export-sources.js';
+import { EXPORT_SOURCES, isReadByExport, resolveFieldPath, type SourceField } from './export-sources.js';
 import { guardFormula } from './formula-guard.js';
 import type { ExportTemplate } from './parse-template.js';
 
@@ -73,7 +73,7 @@ export async function* exportRows(
     jobChangeStatuses: statuses,
     present: template.present,
     dedupe: template.dedupe && options.all !== true,
-    withKeys: compiled.fields.some((field) => field.envelope !== undefined),
+    withKeys: compiled.fields.some(isReadByExport),
   });
   const guard = options.formulaGuard === true;
   const fill = envelopeFields(db, template, compiled.fields);
@@ -88,9 +88,9 @@ export async function* exportRows(
 }
 
 /**
- * For templates with fields read from the envelope: a function that fills their values into a row (whose
- * job_id and position the query appended) and says whether the row passes the template's `present`
- * filters on them. Undefined when every field is a column.
+ * For templates with fields read from the envelope or the person texts: a function that fills their values
+ * into a row (whose job_id and position the query appended) and says whether the row passes the
+ * template's `present` filters on them. Undefined when every field is a column.
  */
 function envelopeFields(
   db: Kysely<Database>,
@@ -98,25 +98,33 @@ function envelopeFields(
   fields: readonly SourceField[],
 ): ((row: unknown[]) => Promise<boolean>) | undefined {
   const source = EXPORT_SOURCES[template.source];
-  const derived = fields.flatMap((field, index) =>
-    field.envelope === undefined ? [] : [{ index, key: field.envelope }],
-  );
-  if (derived.length === 0 || source.fromEnvelope === undefined) return undefined;
   const fromEnvelope = source.fromEnvelope;
+  const derived = fields.flatMap((field, index) =>
+    field.envelope === undefined || fromEnvelope === undefined ? [] : [{ index, key: field.envelope }],
+  );
+  const texts = fields.flatMap((field, index) => (field.texts === true ? [index] : []));
+  if (derived.length === 0 && texts.length === 0) return undefined;
   const present = template.present
     .map((path) => fields.findIndex((field) => field.name === resolveFieldPath(source, path)?.field.name))
-    .filter((index) => index >= 0 && fields[index]!.envelope !== undefined);
-  const readEnvelope = createEnvelopeReader(db);
+    .filter((index) => index >= 0 && isReadByExport(fields[index]!));
+  const readEnvelope = derived.length > 0 ? createEnvelopeReader(db) : undefined;
+  const readTexts = texts.length > 0 ? createPersonTextsReader(db) : undefined;
   const count = fields.length;
   return async (row) => {
     const jobId = row[count];
     const position = Number(row[count + 1]);
     row.length = count;
-    const envelope = typeof jobId === 'string' ? await readEnvelope(jobId) : undefined;
-    const record = (envelope === undefined ? undefined : fromEnvelope(envelope, position)) as
-      | Readonly<Record<string, unknown>>
-      | undefined;
-    for (const { index, key } of derived) row[index] = record?.[key] ?? null;
+    if (readEnvelope !== undefined && fromEnvelope !== undefined) {
+      const envelope = typeof jobId === 'string' ? await readEnvelope(jobId) : undefined;
+      const record = (envelope === undefined ? undefined : fromEnvelope(envelope, position)) as
+        | Readonly<Record<string, unknown>>
+        | undefined;
+      for (const { index, key } of derived) row[index] = record?.[key] ?? null;
+    }
+    if (readTexts !== undefined) {
+      const abouts = typeof jobId === 'string' ? await readTexts(jobId) : undefined;
+      for (const index of texts) row[index] = abouts?.[position] ?? null;
+    }
     return present.every((index) => row[index] !== null && row[index] !== '');
   };
 }

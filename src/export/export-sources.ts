@@ -29,6 +29,13 @@ export interface SourceField {
    * source's `fromEnvelope` gives (nested values kept once, in the envelope; migration 008).
    */
   readonly envelope?: string;
+  /** Set when the value is the person's `about`, read from the job's person_texts row (migration 008). */
+  readonly texts?: true;
+}
+
+/** Whether a field's value is filled in by the export rather than selected from a column. */
+export function isReadByExport(field: SourceField): boolean {
+  return field.envelope !== undefined || field.texts === true;
 }
 
 /**

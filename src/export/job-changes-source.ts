@@ -53,7 +53,7 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
     ['person.last_name', 'text', 'output.person.last_name', '{jc}.last_name'],
     ['person.linkedin_id', 'text', 'output.person.linkedin_id', '{p}.linkedin_id'],
     ['person.linkedin_url', 'text', 'output.person.linkedin_url', '{jc}.linkedin_url'],
-    ['person.about', 'text', 'output.person.about', '{p}.about'],
+    ['person.about', 'text', 'output.person.about (kept once per job, compressed)', 'texts:about'],
     ['person.location', 'text', 'output.person.location', '{p}.location'],
     ['person.country', 'text', 'output.person.country', '{p}.country'],
     ['person.title', 'text', 'output.person.title (the new role)', '{jc}.new_title'],

@@ -56,7 +56,7 @@ export const PERSONS_SOURCE: ExportSource = {
     ['last_name', 'text', 'person.last_name', '{p}.last_name', '{jc}.last_name'],
     ['linkedin_id', 'text', 'person.linkedin_id', '{p}.linkedin_id', 'NULL'],
     ['linkedin_url', 'text', 'person.linkedin_url', '{p}.linkedin_url', '{jc}.linkedin_url'],
-    ['about', 'text', 'person.about', '{p}.about', 'NULL'],
+    ['about', 'text', 'person.about (kept once per job, compressed)', 'texts:about'],
     ['location', 'text', 'person.location (free text, e.g. "City, Region, Country")', '{p}.location', 'NULL'],
     ['country', 'text', 'person.country', '{p}.country', 'NULL'],
     ['company_id', 'text', 'person.company_id (Search Contact)', '{p}.company_id', 'NULL'],

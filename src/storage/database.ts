@@ -79,7 +79,6 @@ export interface PersonsTable {
   last_name: string | null;
   linkedin_id: string | null;
   linkedin_url: string | null;
-  about: string | null;
   location: string | null;
   country: string | null;
   company_id: string | null;
@@ -208,6 +207,16 @@ export interface KeptMentionsTable {
   job_id: string;
 }
 
+/**
+ * The free-text `about` of a job's persons, kept once per job and compressed (persons-texts.ts) rather
+ * than in every persons row: a JSON array by position (null where a person has none), encoded like an
+ * envelope. Exports read it once per job.
+ */
+export interface PersonTextsTable {
+  job_id: string;
+  abouts_z: Buffer;
+}
+
 /** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
@@ -223,4 +232,5 @@ export interface Database {
   delivery_stats: DeliveryStatsTable;
   normalization_queue: NormalizationQueueTable;
   kept_mentions: KeptMentionsTable;
+  person_texts: PersonTextsTable;
 }

@@ -1,6 +1,7 @@
 /**
- * Reads stored envelopes back, parsed, one job at a time, while an export streams its rows: the fields an
- * export reads from the envelope (experiences, most company fields) come from here. Rows arrive grouped by
+ * Reads stored envelopes (and person texts) back, one job at a time, while an export streams its rows: the
+ * fields an export reads from the envelope (experiences, most company fields) or from person_texts (about)
+ * come from here. Rows arrive grouped by
  * job, so the last envelope read is kept for the next row.
  *
  * On SQLite the export's query holds the one connection while it streams, and Kysely would wait for it
@@ -12,12 +13,64 @@ import { type Kysely, SqliteAdapter } from 'kysely';
 import { parseJsonText } from '../contract/json.js';
 import type { Database } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
+import { decodePersonTexts } from './person-texts.js';
 
 const sqliteHandles = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
 
 /** Records the better-sqlite3 handle behind `db` (openDatabase does, for every SQLite database). */
 export function registerSqliteHandle(db: Kysely<Database>, handle: BetterSqlite3.Database): void {
   sqliteHandles.set(db, handle);
+}
+
+/** Reads one column of one job by job_id, as stored; undefined when there is no such row. */
+function bytesReader(
+  db: Kysely<Database>,
+  table: 'jobs' | 'person_texts',
+  column: 'envelope_z' | 'abouts_z',
+): (jobId: string) => Promise<Uint8Array | undefined> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    const handle = sqliteHandles.get(db);
+    if (handle === undefined) {
+      throw new TypeError(
+        'exporting fields read from the envelope needs a SQLite database opened by openDatabase',
+      );
+    }
+    // Fixed names from the union above, never input.
+    const statement = handle.prepare(`SELECT ${column} FROM ${table} WHERE job_id = ?`).pluck();
+    return async (jobId) => statement.get(jobId) as Uint8Array | undefined;
+  }
+  return async (jobId) => {
+    const row = await db
+      .selectFrom(table as 'jobs')
+      .select(`${column as 'envelope_z'}`)
+      .where('job_id', '=', jobId)
+      .executeTakeFirst();
+    return (row as Readonly<Record<string, Uint8Array>> | undefined)?.[column];
+  };
+}
+
+/** Keeps the last job's value: rows arrive grouped by job. */
+function lastJobCache<T>(load: (jobId: string) => Promise<T>): (jobId: string) => Promise<T> {
+  let lastJobId: string | undefined;
+  let last: T;
+  return async (jobId) => {
+    if (jobId !== lastJobId) {
+      last = await load(jobId);
+      lastJobId = jobId;
+    }
+    return last;
+  };
+}
+
+/** The `about` texts of a job's persons, by position (undefined when the job has none). */
+export function createPersonTextsReader(
+  db: Kysely<Database>,
+): (jobId: string) => Promise<readonly (string | null)[] | undefined> {
+  const read = bytesReader(db, 'person_texts', 'abouts_z');
+  return lastJobCache(async (jobId) => {
+    const stored = await read(jobId);
+    return stored === undefined ? undefined : decodePersonTexts(stored);
+  });
 }
 
 /** Gives a job's stored envelope, parsed (undefined when the job is gone or its text is not JSON). */
@@ -37,28 +90,6 @@ function parsed(stored: Uint8Array | undefined): unknown {
  * connection cannot be shared with a streaming export).
  */
 export function createEnvelopeReader(db: Kysely<Database>): EnvelopeReader {
-  let read: (jobId: string) => Promise<Uint8Array | undefined>;
-  if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    const handle = sqliteHandles.get(db);
-    if (handle === undefined) {
-      throw new TypeError(
-        'exporting fields read from the envelope needs a SQLite database opened by openDatabase',
-      );
-    }
-    const statement = handle.prepare('SELECT envelope_z FROM jobs WHERE job_id = ?').pluck();
-    read = async (jobId) => statement.get(jobId) as Uint8Array | undefined;
-  } else {
-    read = async (jobId) =>
-      (await db.selectFrom('jobs').select('envelope_z').where('job_id', '=', jobId).executeTakeFirst())
-        ?.envelope_z;
-  }
-  let lastJobId: string | undefined;
-  let last: unknown;
-  return async (jobId) => {
-    if (jobId !== lastJobId) {
-      last = parsed(await read(jobId));
-      lastJobId = jobId;
-    }
-    return last;
-  };
+  const read = bytesReader(db, 'jobs', 'envelope_z');
+  return lastJobCache(async (jobId) => parsed(await read(jobId)));
 }

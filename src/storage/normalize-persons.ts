@@ -24,7 +24,6 @@ function personRow(
     last_name: textAt(person, 'last_name'),
     linkedin_id: textAt(person, 'linkedin_id'),
     linkedin_url: textAt(person, 'linkedin_url'),
-    about: textAt(person, 'about'),
     location: textAt(person, 'location'),
     country: textAt(person, 'country'),
     company_id: textAt(person, 'company_id'),
@@ -49,6 +48,18 @@ export function experiencesAt(envelope: unknown, position: number): string | nul
   const person = Array.isArray(persons) ? asRecord(persons[position]) : recordAt(output, 'person');
   if (person === undefined || Object.keys(person).length === 0) return null;
   return jsonArrayAt(person, 'experiences');
+}
+
+/** person.about of each person `rows` were made from, by position (null where none): for person_texts. */
+export function aboutsOf(envelope: unknown, rows: readonly PersonRow[]): (string | null)[] {
+  const output = recordAt(asRecord(envelope), 'output');
+  const persons = member(output, 'persons');
+  const abouts: (string | null)[] = [];
+  for (const row of rows) {
+    const person = Array.isArray(persons) ? asRecord(persons[row.position]) : recordAt(output, 'person');
+    abouts[row.position] = textAt(person, 'about');
+  }
+  return Array.from(abouts, (about) => about ?? null);
 }
 
 /** Rows for output.persons of a Search Contact envelope; entries that are not objects are skipped. */

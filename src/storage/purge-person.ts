@@ -12,6 +12,7 @@ import type { Database } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
 import { normalizeAllQueuedJobs } from './normalization-queue.js';
 import type { HooksyncDatabase } from './open-database.js';
+import { erasePersonTexts } from './person-texts.js';
 import {
   isSameLinkedinUrl,
   linkedinUrlLikePattern,
@@ -193,6 +194,12 @@ async function executePlan(
       .executeTakeFirst();
     deleted.persons += Number(result.numDeletedRows);
   }
+  // Their about texts too, kept per job beside the rows.
+  const positions = new Map<string, number[]>();
+  for (const { job_id, position } of plan.persons.values()) {
+    positions.set(job_id, [...(positions.get(job_id) ?? []), position]);
+  }
+  await erasePersonTexts(trx, positions);
   deleted.job_changes = await deleteByKeys(plan.jobChanges, (ids) =>
     trx.deleteFrom('job_changes').where('job_id', 'in', ids).executeTakeFirst(),
   );
@@ -205,6 +212,9 @@ async function executePlan(
   if (includeJobs) {
     await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('kept_mentions').where('job_id', 'in', ids).executeTakeFirst(),
+    );
+    await deleteByKeys(plan.mentioning, (ids) =>
+      trx.deleteFrom('person_texts').where('job_id', 'in', ids).executeTakeFirst(),
     );
     deleted.jobs = await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('jobs').where('job_id', 'in', ids).executeTakeFirst(),

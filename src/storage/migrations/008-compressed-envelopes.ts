@@ -2,7 +2,7 @@
  * Migration 008: each byte stored once, compressed. jobs.envelope (text) becomes jobs.envelope_z (bytes:
  * the envelope compressed by envelope-codec.ts; every stored envelope is converted here, in batches), and
  * the normalized rows lose their second copies of nested values the envelope already holds: persons'
- * experiences, and every companies column but the ones exports filter, sort and deduplicate by (the export
+ * experiences and about (kept once per job, compressed, in person_texts), and every companies column but the ones exports filter, sort and deduplicate by (the export
  * reads the rest from the envelope, see export-sources.ts). On Postgres the compressed column is stored
  * out of line without a second compression attempt (STORAGE EXTERNAL). And kept_mentions: which kept
  * envelopes mention a purged person, since SQL can no longer search the envelopes' text.
@@ -10,6 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 import { encodeEnvelope } from '../envelope-codec.js';
+import { asBuffer, personTextsRow } from '../person-texts.js';
 
 /** Envelopes converted per statement round (each read whole into memory). */
 const BATCH = 100;
@@ -49,6 +50,37 @@ async function compressEnvelopes(db: Kysely<unknown>): Promise<void> {
   }
 }
 
+/** Moves persons.about into one person_texts row per job, a batch of jobs at a time. */
+async function movePersonTexts(db: Kysely<unknown>): Promise<void> {
+  let after = '';
+  for (;;) {
+    const { rows: jobs } = await sql<{ job_id: string }>`
+      SELECT DISTINCT job_id FROM persons WHERE about IS NOT NULL AND job_id > ${after}
+      ORDER BY job_id LIMIT ${BATCH}`.execute(db);
+    if (jobs.length === 0) return;
+    const ids = jobs.map((job) => job.job_id);
+    const { rows } = await sql<{ job_id: string; position: number; about: string | null }>`
+      SELECT job_id, position, about FROM persons WHERE job_id IN (${sql.join(ids)})`.execute(db);
+    const abouts = new Map<string, (string | null)[]>();
+    for (const row of rows) {
+      const list = abouts.get(row.job_id) ?? [];
+      list[Number(row.position)] = row.about;
+      abouts.set(row.job_id, list);
+    }
+    for (const [jobId, list] of abouts) {
+      for (const row of personTextsRow(
+        jobId,
+        Array.from(list, (about) => about ?? null),
+      )) {
+        await sql`INSERT INTO person_texts (job_id, abouts_z) VALUES (${row.job_id}, ${asBuffer(row.abouts_z)})`.execute(
+          db,
+        );
+      }
+    }
+    after = ids[ids.length - 1]!;
+  }
+}
+
 async function upgrade(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   const postgres = t.bytes === 'bytea';
   // NOT NULL needs a default on an existing table; every row gets its value below.
@@ -61,6 +93,13 @@ async function upgrade(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema.alterTable('jobs').dropColumn('envelope').execute();
   if (postgres) await sql`ALTER TABLE jobs ALTER COLUMN envelope_z SET STORAGE EXTERNAL`.execute(db);
   await db.schema.alterTable('persons').dropColumn('experiences').execute();
+  await db.schema
+    .createTable('person_texts')
+    .addColumn('job_id', t.text, (c) => c.primaryKey())
+    .addColumn('abouts_z', t.bytes, (c) => c.notNull())
+    .execute();
+  await movePersonTexts(db);
+  await db.schema.alterTable('persons').dropColumn('about').execute();
   await leanCompanies(db, t);
   // What `purge --person` kept: the envelopes it found through rows it then deleted (see purge-person.ts).
   await db.schema

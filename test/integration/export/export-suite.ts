@@ -92,7 +92,6 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
         for (const name of [
           'first_name',
           'last_name',
-          'about',
           'location',
           'title',
           'company_name',

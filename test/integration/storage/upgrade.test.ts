@@ -77,6 +77,7 @@ async function checkUpgraded(database: HooksyncDatabase): Promise<void> {
     columns: [
       { header: 'job', field: 'job_id', transforms: [] },
       { header: 'title', field: 'experiences.0.title', transforms: [] },
+      { header: 'about', field: 'about', transforms: [] },
     ],
   };
   const rows: string[][] = [];
@@ -85,6 +86,14 @@ async function checkUpgraded(database: HooksyncDatabase): Promise<void> {
     (p: { experiences: Array<{ title: string }> }) => p.experiences[0]?.title ?? '',
   );
   expect(rows.filter(([job]) => job === id(7)).map(([, title]) => title)).toEqual(pageTitles);
+  const pageAbouts = JSON.parse(EXPECTED[id(7)]!).output.persons.map(
+    (p: { about: string | null }) => p.about ?? '',
+  );
+  expect(rows.filter(([job]) => job === id(7)).map(([, , about]) => about)).toEqual(pageAbouts);
+  const fixtureAbouts = rows.filter(([job]) => job === id(6)).map(([, , about]) => about);
+  expect(fixtureAbouts).toEqual(
+    JSON.parse(EXPECTED[id(6)]!).output.persons.map((p: { about: string | null }) => p.about ?? ''),
+  );
   const revealTemplate = await loadTemplate('companies');
   const reveals: string[][] = [];
   for await (const row of exportRows(database.db, { ...revealTemplate, dedupe: false })) reveals.push(row);

@@ -137,7 +137,7 @@ describe('normalizeEnvelope', () => {
     expect(noChange.jobChanges).toHaveLength(1);
     expect(noChange.jobChanges[0]).toMatchObject({ job_change_status: 'no_change', new_title: null });
     const running = normalize(jobChangeText(ID, { status: 'RUNNING', withoutOutput: true }));
-    expect(running).toEqual({ persons: [], companies: [], jobChanges: [] });
+    expect(running).toEqual({ persons: [], companies: [], jobChanges: [], personTexts: [] });
   });
 
   it('maps each person of a Search Contact page at its index', () => {
@@ -160,7 +160,12 @@ describe('normalizeEnvelope', () => {
   });
 
   it('gives no rows for an unknown kind', () => {
-    expect(normalize(unknownKindText(ID))).toEqual({ persons: [], companies: [], jobChanges: [] });
+    expect(normalize(unknownKindText(ID))).toEqual({
+      persons: [],
+      companies: [],
+      jobChanges: [],
+      personTexts: [],
+    });
   });
 
   it('turns wrong types into nulls: out-of-range int32, non-integer int64, U+0000 dropped', () => {
