@@ -159,8 +159,8 @@ async function child(variant, file, out) {
 }
 
 /**
- * The floor: the same columns straight from better-sqlite3 into a csv-stringify stream (`about`, kept per
- * job and compressed since migration 008, left empty: the floor does no decoding).
+ * The floor: the same columns straight from better-sqlite3 into a csv-stringify stream, `about` from the
+ * page's person_texts row (kept per job and compressed since migration 008), decoded once per page.
  */
 async function floor(file, out) {
   const { default: Database } = await import('better-sqlite3');
@@ -168,7 +168,7 @@ async function floor(file, out) {
   const raw = new Database(file, { readonly: true });
   const statement = raw
     .prepare(
-      `SELECT person_id, first_name, last_name, linkedin_id, linkedin_url, NULL, location, country, company_id,
+      `SELECT person_id, first_name, last_name, linkedin_id, linkedin_url, position, location, country, company_id,
         company_linkedin_id, company_name, company_domain, title, seniority, department, NULL, NULL, NULL, NULL,
         job_id, source_kind, received_at FROM persons`,
     )
@@ -176,8 +176,20 @@ async function floor(file, out) {
   const stringifier = stringify({ bom: true, record_delimiter: 'windows' });
   const sink = createWriteStream(out);
   stringifier.pipe(sink);
+  // about is kept per job (person_texts): decode each page's texts once, as the export does.
+  const { decodePersonTexts } = await import(new URL('storage/person-texts.js', DIST).href);
+  const texts = raw.prepare('SELECT abouts_z FROM person_texts WHERE job_id = ?').pluck();
+  let lastJob;
+  let abouts = [];
   let rows = 0;
   for (const row of statement.iterate()) {
+    const jobId = row[19];
+    if (jobId !== lastJob) {
+      const stored = texts.get(jobId);
+      abouts = stored === undefined ? [] : decodePersonTexts(stored);
+      lastJob = jobId;
+    }
+    row[5] = abouts[row[5]] ?? null;
     if (!stringifier.write(row)) await new Promise((resolve) => stringifier.once('drain', resolve));
     rows += 1;
   }

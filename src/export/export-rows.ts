@@ -80,7 +80,10 @@ export async function* exportRows(
   for await (const { r } of query.stream(options.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
     const values: unknown = typeof r === 'string' ? JSON.parse(r) : r;
     if (!Array.isArray(values)) throw new TypeError('the export query returned a row that is not an array');
-    if (fill !== undefined && !(await fill(values))) continue;
+    if (fill !== undefined) {
+      const kept = fill(values);
+      if (!(kept instanceof Promise ? await kept : kept)) continue;
+    }
     const cells = compiled.render(values);
     if (guard) for (let i = 0; i < cells.length; i += 1) cells[i] = guardFormula(cells[i] as string);
     yield cells;
@@ -96,7 +99,7 @@ function envelopeFields(
   db: Kysely<Database>,
   template: ExportTemplate,
   fields: readonly SourceField[],
-): ((row: unknown[]) => Promise<boolean>) | undefined {
+): ((row: unknown[]) => boolean | Promise<boolean>) | undefined {
   const source = EXPORT_SOURCES[template.source];
   const fromEnvelope = source.fromEnvelope;
   const derived = fields.flatMap((field, index) =>
@@ -110,21 +113,26 @@ function envelopeFields(
   const readEnvelope = derived.length > 0 ? createEnvelopeReader(db) : undefined;
   const readTexts = texts.length > 0 ? createPersonTextsReader(db) : undefined;
   const count = fields.length;
-  return async (row) => {
-    const jobId = row[count];
-    const position = Number(row[count + 1]);
-    row.length = count;
-    if (readEnvelope !== undefined && fromEnvelope !== undefined) {
-      const envelope = typeof jobId === 'string' ? await readEnvelope(jobId) : undefined;
-      const record = (envelope === undefined ? undefined : fromEnvelope(envelope, position)) as
+  const fillRow = (row: unknown[], envelope: unknown, abouts: readonly (string | null)[] | undefined) => {
+    if (fromEnvelope !== undefined && derived.length > 0) {
+      const record = (envelope === undefined ? undefined : fromEnvelope(envelope, Number(row[count + 1]))) as
         | Readonly<Record<string, unknown>>
         | undefined;
       for (const { index, key } of derived) row[index] = record?.[key] ?? null;
     }
-    if (readTexts !== undefined) {
-      const abouts = typeof jobId === 'string' ? await readTexts(jobId) : undefined;
-      for (const index of texts) row[index] = abouts?.[position] ?? null;
-    }
+    for (const index of texts) row[index] = abouts?.[Number(row[count + 1])] ?? null;
+    row.length = count;
     return present.every((index) => row[index] !== null && row[index] !== '');
+  };
+  return (row) => {
+    const jobId = row[count];
+    if (typeof jobId !== 'string') return fillRow(row, undefined, undefined);
+    const envelope = readEnvelope?.(jobId);
+    const abouts = readTexts?.(jobId);
+    // On SQLite both reads are synchronous: no promise per row.
+    if (envelope instanceof Promise || abouts instanceof Promise) {
+      return Promise.all([envelope, abouts]).then(([e, a]) => fillRow(row, e, a));
+    }
+    return fillRow(row, envelope, abouts);
   };
 }

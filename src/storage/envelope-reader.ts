@@ -27,7 +27,7 @@ function bytesReader(
   db: Kysely<Database>,
   table: 'jobs' | 'person_texts',
   column: 'envelope_z' | 'abouts_z',
-): (jobId: string) => Promise<Uint8Array | undefined> {
+): (jobId: string) => Uint8Array | undefined | Promise<Uint8Array | undefined> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     const handle = sqliteHandles.get(db);
     if (handle === undefined) {
@@ -37,7 +37,8 @@ function bytesReader(
     }
     // Fixed names from the union above, never input.
     const statement = handle.prepare(`SELECT ${column} FROM ${table} WHERE job_id = ?`).pluck();
-    return async (jobId) => statement.get(jobId) as Uint8Array | undefined;
+    // Synchronous: no promise per row while a large export streams.
+    return (jobId) => statement.get(jobId) as Uint8Array | undefined;
   }
   return async (jobId) => {
     const row = await db
@@ -49,32 +50,39 @@ function bytesReader(
   };
 }
 
-/** Keeps the last job's value: rows arrive grouped by job. */
-function lastJobCache<T>(load: (jobId: string) => Promise<T>): (jobId: string) => Promise<T> {
+/** A value now, or later. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Keeps the last job's value (rows arrive grouped by job); stays synchronous when `read` is. */
+function lastJobCache<T>(
+  read: (jobId: string) => MaybePromise<Uint8Array | undefined>,
+  convert: (stored: Uint8Array | undefined) => T,
+): (jobId: string) => MaybePromise<T> {
   let lastJobId: string | undefined;
   let last: T;
-  return async (jobId) => {
-    if (jobId !== lastJobId) {
-      last = await load(jobId);
+  return (jobId) => {
+    if (jobId === lastJobId) return last;
+    const stored = read(jobId);
+    const keep = (value: Uint8Array | undefined): T => {
+      last = convert(value);
       lastJobId = jobId;
-    }
-    return last;
+      return last;
+    };
+    return stored instanceof Promise ? stored.then(keep) : keep(stored);
   };
 }
 
 /** The `about` texts of a job's persons, by position (undefined when the job has none). */
 export function createPersonTextsReader(
   db: Kysely<Database>,
-): (jobId: string) => Promise<readonly (string | null)[] | undefined> {
-  const read = bytesReader(db, 'person_texts', 'abouts_z');
-  return lastJobCache(async (jobId) => {
-    const stored = await read(jobId);
-    return stored === undefined ? undefined : decodePersonTexts(stored);
-  });
+): (jobId: string) => MaybePromise<readonly (string | null)[] | undefined> {
+  return lastJobCache(bytesReader(db, 'person_texts', 'abouts_z'), (stored) =>
+    stored === undefined ? undefined : decodePersonTexts(stored),
+  );
 }
 
 /** Gives a job's stored envelope, parsed (undefined when the job is gone or its text is not JSON). */
-export type EnvelopeReader = (jobId: string) => Promise<unknown>;
+export type EnvelopeReader = (jobId: string) => MaybePromise<unknown>;
 
 function parsed(stored: Uint8Array | undefined): unknown {
   if (stored === undefined) return undefined;
@@ -90,6 +98,5 @@ function parsed(stored: Uint8Array | undefined): unknown {
  * connection cannot be shared with a streaming export).
  */
 export function createEnvelopeReader(db: Kysely<Database>): EnvelopeReader {
-  const read = bytesReader(db, 'jobs', 'envelope_z');
-  return lastJobCache(async (jobId) => parsed(await read(jobId)));
+  return lastJobCache(bytesReader(db, 'jobs', 'envelope_z'), parsed);
 }
