@@ -89,13 +89,16 @@ async function seed(file, rows) {
   raw.pragma('synchronous = OFF');
   const insert = raw.prepare(
     `INSERT INTO persons (job_id, position, source_kind, person_id, first_name, last_name, linkedin_id, linkedin_url,
-      about, location, country, company_id, company_linkedin_id, company_name, company_domain, title, seniority,
-      department, experiences, received_at)
-     VALUES (?, ?, 'search_contact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?)`,
+      location, country, company_id, company_linkedin_id, company_name, company_domain, title, seniority,
+      department, received_at)
+     VALUES (?, ?, 'search_contact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const first = ['Lena', 'José', 'Zoë', 'Łukasz', '田中', "O'Brien", 'Ana', 'Tobias'];
   const titles = ['VP Sales', '-Head of Growth', 'Director, Marketing', 'CTO', '=Engineer', 'Account "Exec"'];
   const start = Date.parse('2026-01-01T00:00:00.000Z');
+  const { personTextsRow, asBuffer } = await import(new URL('storage/person-texts.js', DIST).href);
+  const insertTexts = raw.prepare('INSERT INTO person_texts (job_id, abouts_z) VALUES (?, ?)');
+  let abouts = [];
   let distinct = 0;
   raw.transaction(() => {
     for (let i = 0; i < rows; i += 1) {
@@ -113,7 +116,6 @@ async function seed(file, rows) {
         `Surname ${n}`,
         handle,
         `https://www.linkedin.com/in/${handle}`,
-        `About ${n}: builds teams, ships products, "likes" commas, and writes long-ish profile texts.`,
         'Berlin, Berlin, Germany',
         'Germany',
         `c${n % 5000}`,
@@ -125,6 +127,19 @@ async function seed(file, rows) {
         'Sales',
         new Date(start + page * 1000).toISOString(),
       );
+      // `about` is kept per job (person_texts), as the store writes it: one row per page of 100.
+      abouts.push(
+        `About ${n}: builds teams, ships products, "likes" commas, and writes long-ish profile texts.`,
+      );
+      if (i % 100 === 99 || i === rows - 1) {
+        for (const row of personTextsRow(
+          `00000000-0000-4000-8000-${String(page).padStart(12, '0')}`,
+          abouts,
+        )) {
+          insertTexts.run(row.job_id, asBuffer(row.abouts_z));
+        }
+        abouts = [];
+      }
     }
   })();
   raw.close();
@@ -143,14 +158,17 @@ async function child(variant, file, out) {
   process.stdout.write(JSON.stringify({ rows, seconds, rssMb }));
 }
 
-/** The floor: the same columns straight from better-sqlite3 into a csv-stringify stream. */
+/**
+ * The floor: the same columns straight from better-sqlite3 into a csv-stringify stream, `about` from the
+ * page's person_texts row (kept per job and compressed since migration 008), decoded once per page.
+ */
 async function floor(file, out) {
   const { default: Database } = await import('better-sqlite3');
   const { stringify } = await import('csv-stringify');
   const raw = new Database(file, { readonly: true });
   const statement = raw
     .prepare(
-      `SELECT person_id, first_name, last_name, linkedin_id, linkedin_url, about, location, country, company_id,
+      `SELECT person_id, first_name, last_name, linkedin_id, linkedin_url, position, location, country, company_id,
         company_linkedin_id, company_name, company_domain, title, seniority, department, NULL, NULL, NULL, NULL,
         job_id, source_kind, received_at FROM persons`,
     )
@@ -158,8 +176,20 @@ async function floor(file, out) {
   const stringifier = stringify({ bom: true, record_delimiter: 'windows' });
   const sink = createWriteStream(out);
   stringifier.pipe(sink);
+  // about is kept per job (person_texts): decode each page's texts once, as the export does.
+  const { decodePersonTexts } = await import(new URL('storage/person-texts.js', DIST).href);
+  const texts = raw.prepare('SELECT abouts_z FROM person_texts WHERE job_id = ?').pluck();
+  let lastJob;
+  let abouts = [];
   let rows = 0;
   for (const row of statement.iterate()) {
+    const jobId = row[19];
+    if (jobId !== lastJob) {
+      const stored = texts.get(jobId);
+      abouts = stored === undefined ? [] : decodePersonTexts(stored);
+      lastJob = jobId;
+    }
+    row[5] = abouts[row[5]] ?? null;
     if (!stringifier.write(row)) await new Promise((resolve) => stringifier.once('drain', resolve));
     rows += 1;
   }

@@ -10,6 +10,7 @@
  *   npm run build && node bench/receiver.mjs            # 5 rounds; per server: 2–3 s warm-up, 6 s window
  *   node bench/receiver.mjs --quick                     # 2 rounds; 0.5–1.5 s warm-up, 1.5–2.5 s window
  *   node bench/receiver.mjs --rounds 3 --duration 5 --payloads reveal --variants naive,hooksync
+ *   node bench/receiver.mjs --payloads reveal,page   # page: a realistic 250-person page (varied people)
  *   options: --connections 50  --warmup 1  --pg-url postgres://…  --no-pg
  *            --base-dist DIR  the dist/ of another build, served as the variant hooksync-base
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
@@ -75,7 +76,7 @@ const VARIANTS = {
  * machine (the bare ceiling may still run out first; its row then says so). Signing costs ~65 µs a
  * delivery: the body hash continues from the hash of the part before the job_id, taken once per pool.
  */
-const POOL_PER_SECOND = { reveal: 12_000, search: 6000 };
+const POOL_PER_SECOND = { reveal: 12_000, search: 6000, page: 3000 };
 /**
  * The 340 KB page needs a longer warm-up: at 50 connections a slow server's queue takes seconds to fill,
  * and the window must see the steady state, not the ramp.
@@ -83,10 +84,12 @@ const POOL_PER_SECOND = { reveal: 12_000, search: 6000 };
 const FULL_TIMINGS = {
   reveal: { warmupMs: 2000, windowMs: 6000 },
   search: { warmupMs: 3000, windowMs: 6000 },
+  page: { warmupMs: 3000, windowMs: 6000 },
 };
 const QUICK_TIMINGS = {
   reveal: { warmupMs: 500, windowMs: 1500 },
   search: { warmupMs: 1500, windowMs: 2500 },
+  page: { warmupMs: 1500, windowMs: 2500 },
 };
 /** Issue targets: hooksync / baseline req/s. */
 const TARGETS = {
@@ -95,6 +98,8 @@ const TARGETS = {
     ['express', 0.8],
   ],
   search: [['naive', 2.0]],
+  // Issue 13: a realistic page acknowledged and normalized at least as fast as the naive handler.
+  page: [['naive', 1.0]],
 };
 
 const { values: flags } = parseArgs({

@@ -76,6 +76,7 @@ export { recordExpectedJobs } from './reconcile/record-expected-jobs.js';
 export { type ReconcileDeps, type ReconcileOptions, runReconcile } from './reconcile/run-reconcile.js';
 export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
 export type { Database } from './storage/database.js';
+export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
 export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
 export { type MigrationReport, migrateToLatest } from './storage/migrate-to-latest.js';

@@ -4,9 +4,12 @@
  * - reveal: test/fixtures/envelopes/company-reveal.json verbatim (~2.8 KB pretty-printed, int64 funding
  *   total included);
  * - search: a Search Contact page of 250 people (~340 KB compact), the fixture's two persons replicated
- *   with distinct ids, names and LinkedIn handles, output written before input.
+ *   with distinct ids, names and LinkedIn handles, output written before input (compresses about 43x);
+ * - page: a realistic Search Contact page of 250 different people (~520 KB compact, compresses about 6x;
+ *   bench/lib/realistic-payloads.mjs), output written before input.
  */
 import { readFileSync } from 'node:fs';
+import { createRandom, realisticSearchPage } from './realistic-payloads.mjs';
 
 const FIXTURES = new URL('../../test/fixtures/envelopes/', import.meta.url);
 const PLACEHOLDER = '00000000-0000-4000-8000-00000000b0d1';
@@ -39,7 +42,7 @@ const LAST_NAMES = [
 ];
 
 /** The payload kinds, in the order the tables show them. */
-export const PAYLOAD_KINDS = ['reveal', 'search'];
+export const PAYLOAD_KINDS = ['reveal', 'search', 'page'];
 
 /** A body template: body = prefix + job_id + suffix. */
 export function loadPayloadTemplate(kind) {
@@ -68,6 +71,10 @@ export function loadPayloadTemplate(kind) {
       JSON.stringify({ ...rest, output, input }),
       PLACEHOLDER,
     );
+  }
+  if (kind === 'page') {
+    const text = realisticSearchPage(createRandom(2026), PLACEHOLDER, SEARCH_PAGE_PERSONS);
+    return split(kind, `realistic Search Contact page of ${SEARCH_PAGE_PERSONS} people`, text, PLACEHOLDER);
   }
   throw new TypeError(`unknown payload kind ${kind}`);
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { decodeEnvelope } from '../storage/envelope-codec.js';
 import type { DemoContact } from './demo-plan.js';
 import type { DemoRefusal } from './demo-report.js';
 
@@ -65,6 +66,8 @@ export async function countPendingLedger(db: Kysely<Database>): Promise<number> 
 export async function loadStoredJobs(
   db: Kysely<Database>,
 ): Promise<Map<string, { status: string; envelope: string }>> {
-  const rows = await db.selectFrom('jobs').select(['job_id', 'status', 'envelope']).execute();
-  return new Map(rows.map((row) => [row.job_id, { status: row.status, envelope: row.envelope }]));
+  const rows = await db.selectFrom('jobs').select(['job_id', 'status', 'envelope_z']).execute();
+  return new Map(
+    rows.map((row) => [row.job_id, { status: row.status, envelope: decodeEnvelope(row.envelope_z) }]),
+  );
 }

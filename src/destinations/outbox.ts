@@ -8,6 +8,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { decodeEnvelope } from '../storage/envelope-codec.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { ConfiguredDestination } from './load-destinations.js';
 
@@ -94,10 +95,13 @@ export async function loadEventJobs(db: Kysely<Database>, jobIds: readonly strin
   if (jobIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('jobs')
-    .select(['job_id', 'kind', 'source', 'status', 'envelope', 'revision'])
+    .select(['job_id', 'kind', 'source', 'status', 'envelope_z', 'revision'])
     .where('job_id', 'in', [...new Set(jobIds)])
     .execute();
-  return new Map(rows.map((row) => [row.job_id, row]));
+  // The stored bytes are compressed; an event carries the envelope's exact original text.
+  return new Map(
+    rows.map(({ envelope_z, ...row }) => [row.job_id, { ...row, envelope: decodeEnvelope(envelope_z) }]),
+  );
 }
 
 /** Job ids among `jobIds` whose normalized rows are not written yet (their template rows would be missing). */

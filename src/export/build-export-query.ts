@@ -10,6 +10,7 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, SqliteAdapter, s
 import type { Database, JobKind } from '../storage/database.js';
 import {
   type ExportSource,
+  isReadByExport,
   resolveFieldPath,
   type SourceBranch,
   type SourceField,
@@ -33,6 +34,11 @@ export interface ExportQueryOptions {
   readonly present?: readonly string[] | undefined;
   /** Keep only the newest row per person (or company). */
   readonly dedupe: boolean;
+  /**
+   * Append each row's job_id and position to its array, after the fields (for the fields read from the
+   * envelope). Filters on such fields (`present`) are left to the caller.
+   */
+  readonly withKeys?: boolean | undefined;
 }
 
 /**
@@ -79,8 +85,10 @@ export function buildExportQuery(
     branches.map(({ branch, index }) => branchQuery(source, branch, index, fields, options, window)),
     sql` UNION ALL `,
   );
+  const columns = fields.map((_, i) => sql.raw(`x.${fieldAlias(i)}`));
+  if (options.withKeys === true) columns.push(sql.raw('x.k_job_id'), sql.raw('x.k_position'));
   const packed = sql<unknown>`${sql.raw(sqlite ? 'json_array' : 'json_build_array')}(${sql.join(
-    fields.map((_, i) => sql.raw(`x.${fieldAlias(i)}`)),
+    columns,
   )})`.as('r');
   if (window) {
     const ranked = sql`SELECT u.*, ROW_NUMBER() OVER (PARTITION BY u.k_key ORDER BY u.k_received_at DESC, u.k_job_id DESC, u.k_position DESC) AS k_rank FROM (${union}) u`;
@@ -167,6 +175,8 @@ function filters(
   for (const path of options.present ?? []) {
     const resolved = resolveFieldPath(source, path);
     if (resolved === undefined) throw new TypeError(`field ${path} is not in source ${source.name}`);
+    // Not a column: the caller filters on it once the value is read from the envelope.
+    if (isReadByExport(resolved.field)) continue;
     const column = at(fieldSql(resolved.field, index));
     conditions.push(
       resolved.field.type === 'text'

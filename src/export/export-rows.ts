@@ -5,9 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { JobChangeStatus } from '../contract/enums.js';
 import type { Database, JobKind } from '../storage/database.js';
+import { createEnvelopeReader, createPersonTextsReader } from '../storage/envelope-reader.js';
 import { buildExportQuery } from './build-export-query.js';
 import { compileTemplate } from './compile-template.js';
-import { EXPORT_SOURCES } from './export-sources.js';
+import { EXPORT_SOURCES, isReadByExport, resolveFieldPath, type SourceField } from './export-sources.js';
 import { guardFormula } from './formula-guard.js';
 import type { ExportTemplate } from './parse-template.js';
 
@@ -79,13 +80,66 @@ export async function* exportRows(
     onlyJobChanges: Array.isArray(options.jobChangeStatuses),
     present: options.includeEmpty === true ? undefined : template.present,
     dedupe: template.dedupe && options.all !== true,
+    withKeys: compiled.fields.some(isReadByExport),
   });
   const guard = options.formulaGuard === true;
+  const fill = envelopeFields(db, template, compiled.fields);
   for await (const { r } of query.stream(options.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
     const values: unknown = typeof r === 'string' ? JSON.parse(r) : r;
     if (!Array.isArray(values)) throw new TypeError('the export query returned a row that is not an array');
+    if (fill !== undefined) {
+      const kept = fill(values);
+      if (!(kept instanceof Promise ? await kept : kept)) continue;
+    }
     const cells = compiled.render(values);
     if (guard) for (let i = 0; i < cells.length; i += 1) cells[i] = guardFormula(cells[i] as string);
     yield cells;
   }
+}
+
+/**
+ * For templates with fields read from the envelope or the person texts: a function that fills their values
+ * into a row (whose job_id and position the query appended) and says whether the row passes the
+ * template's `present` filters on them. Undefined when every field is a column.
+ */
+function envelopeFields(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  fields: readonly SourceField[],
+): ((row: unknown[]) => boolean | Promise<boolean>) | undefined {
+  const source = EXPORT_SOURCES[template.source];
+  const fromEnvelope = source.fromEnvelope;
+  const derived = fields.flatMap((field, index) =>
+    field.envelope === undefined || fromEnvelope === undefined ? [] : [{ index, key: field.envelope }],
+  );
+  const texts = fields.flatMap((field, index) => (field.texts === true ? [index] : []));
+  if (derived.length === 0 && texts.length === 0) return undefined;
+  const present = template.present
+    .map((path) => fields.findIndex((field) => field.name === resolveFieldPath(source, path)?.field.name))
+    .filter((index) => index >= 0 && isReadByExport(fields[index]!));
+  const readEnvelope = derived.length > 0 ? createEnvelopeReader(db) : undefined;
+  const readTexts = texts.length > 0 ? createPersonTextsReader(db) : undefined;
+  const count = fields.length;
+  const fillRow = (row: unknown[], envelope: unknown, abouts: readonly (string | null)[] | undefined) => {
+    if (fromEnvelope !== undefined && derived.length > 0) {
+      const record = (envelope === undefined ? undefined : fromEnvelope(envelope, Number(row[count + 1]))) as
+        | Readonly<Record<string, unknown>>
+        | undefined;
+      for (const { index, key } of derived) row[index] = record?.[key] ?? null;
+    }
+    for (const index of texts) row[index] = abouts?.[Number(row[count + 1])] ?? null;
+    row.length = count;
+    return present.every((index) => row[index] !== null && row[index] !== '');
+  };
+  return (row) => {
+    const jobId = row[count];
+    if (typeof jobId !== 'string') return fillRow(row, undefined, undefined);
+    const envelope = readEnvelope?.(jobId);
+    const abouts = readTexts?.(jobId);
+    // On SQLite both reads are synchronous: no promise per row.
+    if (envelope instanceof Promise || abouts instanceof Promise) {
+      return Promise.all([envelope, abouts]).then(([e, a]) => fillRow(row, e, a));
+    }
+    return fillRow(row, envelope, abouts);
+  };
 }

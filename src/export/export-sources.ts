@@ -24,6 +24,18 @@ export interface SourceField {
   readonly from: string;
   /** SQL per branch of the source's query, in branch order; fixed fragments, never user input. */
   readonly sql: readonly string[];
+  /**
+   * Set when the value is not a column but read from the stored envelope: its key in the record the
+   * source's `fromEnvelope` gives (nested values kept once, in the envelope; migration 008).
+   */
+  readonly envelope?: string;
+  /** Set when the value is the person's `about`, read from the job's person_texts row (migration 008). */
+  readonly texts?: true;
+}
+
+/** Whether a field's value is filled in by the export rather than selected from a column. */
+export function isReadByExport(field: SourceField): boolean {
+  return field.envelope !== undefined || field.texts === true;
 }
 
 /**
@@ -63,6 +75,11 @@ export interface ExportSource {
   readonly kinds: readonly JobKind[];
   readonly branches: readonly SourceBranch[];
   readonly fields: ReadonlyMap<string, SourceField>;
+  /**
+   * The values of the source's envelope fields for the row at `position` of a stored envelope (parsed
+   * with parseJsonText); undefined when the envelope has no such row.
+   */
+  readonly fromEnvelope?: (envelope: unknown, position: number) => object | undefined;
 }
 
 /** The sources by name. */

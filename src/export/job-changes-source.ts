@@ -2,6 +2,7 @@
  * The job changes source: every Job Change result of every status, the contact as given in input.task
  * beside what the service found.
  */
+import { experiencesAt } from '../storage/normalize-persons.js';
 import { defineFields } from './define-fields.js';
 import type { ExportSource } from './export-sources.js';
 
@@ -25,6 +26,7 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
         "COALESCE({jc}.person_id, {jc}.linkedin_url, {jc}.contact_linkedin, {jc}.professional_email, 'row:' || {jc}.job_id)",
     },
   ],
+  fromEnvelope: (envelope) => ({ experiences: experiencesAt(envelope, 0) }),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the Job Change job', '{jc}.job_id'],
     ['received_at', 'text', 'when hooksync stored the job (ISO 8601, UTC)', '{jc}.received_at'],
@@ -51,7 +53,7 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
     ['person.last_name', 'text', 'output.person.last_name', '{jc}.last_name'],
     ['person.linkedin_id', 'text', 'output.person.linkedin_id', '{p}.linkedin_id'],
     ['person.linkedin_url', 'text', 'output.person.linkedin_url', '{jc}.linkedin_url'],
-    ['person.about', 'text', 'output.person.about', '{p}.about'],
+    ['person.about', 'text', 'output.person.about (kept once per job, compressed)', 'texts:about'],
     ['person.location', 'text', 'output.person.location', '{p}.location'],
     ['person.country', 'text', 'output.person.country', '{p}.country'],
     ['person.title', 'text', 'output.person.title (the new role)', '{jc}.new_title'],
@@ -65,7 +67,12 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
     ],
     ['person.seniority', 'text', 'output.person.seniority', '{p}.seniority'],
     ['person.department', 'text', 'output.person.department', '{p}.department'],
-    ['person.experiences', 'json', 'output.person.experiences (JSON array)', '{p}.experiences'],
+    [
+      'person.experiences',
+      'json',
+      'output.person.experiences (JSON array; read from the stored envelope)',
+      'envelope:experiences',
+    ],
     [
       'previous_title',
       'text',

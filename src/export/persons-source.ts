@@ -3,6 +3,7 @@
  * output.person), joined to its job change; plus job changes without a person (no_change / unknown), which
  * only a widened job_change_status filter lets out.
  */
+import { experiencesAt } from '../storage/normalize-persons.js';
 import { defineFields } from './define-fields.js';
 import type { ExportSource } from './export-sources.js';
 
@@ -38,6 +39,7 @@ export const PERSONS_SOURCE: ExportSource = {
       isJobChange: '1 = 1',
     },
   ],
+  fromEnvelope: (envelope, position) => ({ experiences: experiencesAt(envelope, position) }),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the job the person came in', '{p}.job_id', '{jc}.job_id'],
     ['kind', 'text', 'search_contact or job_change: the kind of that job', '{p}.source_kind', "'job_change'"],
@@ -54,7 +56,7 @@ export const PERSONS_SOURCE: ExportSource = {
     ['last_name', 'text', 'person.last_name', '{p}.last_name', '{jc}.last_name'],
     ['linkedin_id', 'text', 'person.linkedin_id', '{p}.linkedin_id', 'NULL'],
     ['linkedin_url', 'text', 'person.linkedin_url', '{p}.linkedin_url', '{jc}.linkedin_url'],
-    ['about', 'text', 'person.about', '{p}.about', 'NULL'],
+    ['about', 'text', 'person.about (kept once per job, compressed)', 'texts:about'],
     ['location', 'text', 'person.location (free text, e.g. "City, Region, Country")', '{p}.location', 'NULL'],
     ['country', 'text', 'person.country', '{p}.country', 'NULL'],
     ['company_id', 'text', 'person.company_id (Search Contact)', '{p}.company_id', 'NULL'],
@@ -82,7 +84,12 @@ export const PERSONS_SOURCE: ExportSource = {
     ['title', 'text', 'person.title (current role)', '{p}.title', '{jc}.new_title'],
     ['seniority', 'text', 'person.seniority', '{p}.seniority', 'NULL'],
     ['department', 'text', 'person.department', '{p}.department', 'NULL'],
-    ['experiences', 'json', 'person.experiences (JSON array)', '{p}.experiences', 'NULL'],
+    [
+      'experiences',
+      'json',
+      'person.experiences (JSON array; read from the stored envelope)',
+      'envelope:experiences',
+    ],
     [
       'job_change_status',
       'text',

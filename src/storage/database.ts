@@ -23,9 +23,12 @@ export interface JobsTable {
   context_id: string | null;
   start_date: string | null;
   stop_date: string | null;
-  /** The envelope exactly as it arrived (verbatim JSON text). */
-  envelope: string;
-  /** Unpadded base64url SHA-256 of the envelope bytes. */
+  /**
+   * The envelope exactly as it arrived, compressed (envelope-codec.ts): read it only through
+   * decodeEnvelope, which gives back the original text.
+   */
+  envelope_z: Buffer;
+  /** Unpadded base64url SHA-256 of the original envelope bytes. */
   payload_hash: string;
   source: JobSource;
   /**
@@ -76,7 +79,6 @@ export interface PersonsTable {
   last_name: string | null;
   linkedin_id: string | null;
   linkedin_url: string | null;
-  about: string | null;
   location: string | null;
   country: string | null;
   company_id: string | null;
@@ -86,48 +88,24 @@ export interface PersonsTable {
   title: string | null;
   seniority: string | null;
   department: string | null;
-  /** JSON array of experience objects, as sent. */
-  experiences: string;
   /** JSON object, as sent in input.task.custom_fields (null only on rows older than migration 007 left unmatched). */
   custom_fields: string | null;
   received_at: string;
 }
 
-/** One Company Reveal result. */
+/**
+ * One Company Reveal result: what exports filter, order and deduplicate by. Every other field of the
+ * result is read from the stored envelope when an export asks for it (export/companies-source.ts).
+ */
 export interface CompaniesTable {
   job_id: string;
-  ip: string | null;
-  ip_type: string | null;
-  confidence_score: string | null;
-  ip_geo_city: string | null;
-  ip_geo_state: string | null;
-  ip_geo_country: string | null;
+  /** output.company.id */
   company_id: string | null;
+  /** output.company.domain */
   domain: string | null;
+  /** output.company.name */
   name: string | null;
-  website: string | null;
-  linkedin_id: string | null;
-  description: string | null;
-  logo_url: string | null;
-  size: string | null;
-  employees_count: number | null;
-  industry: string | null;
-  company_type: string | null;
-  founded: number | null;
-  address: string | null;
-  country: string | null;
-  linkedin_url: string | null;
-  linkedin_followers: number | null;
-  crunchbase_url: string | null;
-  recent_job_posting_count: number | null;
-  total_funding_rounds: number | null;
-  /** int64 as its decimal digits, never rounded. */
-  total_funding_usd: string | null;
-  /** JSON array of strings. */
-  technologies: string;
-  /** JSON array of FundingRound, as sent. */
-  funding_rounds: string;
-  /** JSON object, as sent in input.task.custom_fields. */
+  /** JSON object, as sent in input.task.custom_fields: small, and what `--carry` puts a record id in. */
   custom_fields: string | null;
   received_at: string;
 }
@@ -305,6 +283,27 @@ export interface OutboxEventsTable {
   delivered_at: string | null;
 }
 
+/**
+ * Envelopes `purge --person` kept (without --include-jobs) that mention the purged person: the rows it
+ * found them through are gone, and compressed envelopes cannot be searched in SQL, so a later purge of the
+ * same person (with --include-jobs) finds them here. Removed with their jobs.
+ */
+export interface KeptMentionsTable {
+  /** The person's LinkedIn URL, normalized (purge-linkedin-url.ts). */
+  linkedin_url: string;
+  job_id: string;
+}
+
+/**
+ * The free-text `about` of a job's persons, kept once per job and compressed (persons-texts.ts) rather
+ * than in every persons row: a JSON array by position (null where a person has none), encoded like an
+ * envelope. Exports read it once per job.
+ */
+export interface PersonTextsTable {
+  job_id: string;
+  abouts_z: Buffer;
+}
+
 /** Every table, as Kysely sees the database. */
 export interface Database {
   jobs: JobsTable;
@@ -324,4 +323,6 @@ export interface Database {
   destinations: DestinationsTable;
   destination_kinds: DestinationKindsTable;
   outbox_events: OutboxEventsTable;
+  kept_mentions: KeptMentionsTable;
+  person_texts: PersonTextsTable;
 }

@@ -5,9 +5,15 @@
 import type { Kysely, Selectable } from 'kysely';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database, JobKind, JobsTable, QuarantineTable } from './database.js';
+import { decodeEnvelope } from './envelope-codec.js';
 
-/** A stored job as read back. */
-export type JobRow = Selectable<JobsTable>;
+/** A stored job as read back: its columns, with the envelope as the exact text that arrived. */
+export type JobRow = Omit<Selectable<JobsTable>, 'envelope_z'> & { readonly envelope: string };
+
+/** A jobs row with its envelope decoded. */
+function decoded({ envelope_z, ...row }: Selectable<JobsTable>): JobRow {
+  return { ...row, envelope: decodeEnvelope(envelope_z) };
+}
 /** A quarantined body as read back (`body` is a Buffer on both dialects). */
 export type QuarantineRow = Selectable<QuarantineTable>;
 
@@ -39,13 +45,16 @@ function assertLimit(limit: number | undefined): void {
 
 /** The stored job `jobId`, or undefined. */
 export async function getJob(db: Kysely<Database>, jobId: string): Promise<JobRow | undefined> {
-  return guarded(() => db.selectFrom('jobs').selectAll().where('job_id', '=', jobId).executeTakeFirst());
+  const row = await guarded(() =>
+    db.selectFrom('jobs').selectAll().where('job_id', '=', jobId).executeTakeFirst(),
+  );
+  return row === undefined ? undefined : decoded(row);
 }
 
 /** Stored jobs matching the filter, newest first (by received_at, then job_id). */
 export async function listJobs(db: Kysely<Database>, options: ListJobsOptions = {}): Promise<JobRow[]> {
   assertLimit(options.limit);
-  return guarded(() => {
+  const rows = await guarded(() => {
     let query = db.selectFrom('jobs').selectAll();
     if (options.kind !== undefined) query = query.where('kind', '=', options.kind);
     if (options.status !== undefined) query = query.where('status', '=', options.status);
@@ -53,6 +62,7 @@ export async function listJobs(db: Kysely<Database>, options: ListJobsOptions = 
     if (options.limit !== undefined) query = query.limit(options.limit);
     return query.execute();
   });
+  return rows.map(decoded);
 }
 
 /** How many stored jobs match the filter. */

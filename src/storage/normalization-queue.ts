@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { parseJsonText } from '../contract/json.js';
 import { chunkForParameters } from './chunk-for-parameters.js';
 import type { Database, JobKind, NormalizationQueueTable } from './database.js';
+import { decodeEnvelope } from './envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
@@ -131,10 +132,12 @@ async function normalizeChunk(
     // Not held (a crash, another process): derived again from the envelope as stored.
     const stored = await trx
       .selectFrom('jobs')
-      .select(['job_id', 'kind', 'envelope'])
+      .select(['job_id', 'kind', 'envelope_z'])
       .where('job_id', 'in', missing)
       .execute();
-    for (const job of stored) derived.set(job.job_id, rowsFromText(job.envelope, job.kind, job.job_id));
+    for (const job of stored) {
+      derived.set(job.job_id, rowsFromText(decodeEnvelope(job.envelope_z), job.kind, job.job_id));
+    }
   }
   const writes: RowsToWrite[] = [];
   for (const entry of chunk) {

@@ -33,7 +33,6 @@ function personRow(
     last_name: textAt(person, 'last_name'),
     linkedin_id: textAt(person, 'linkedin_id'),
     linkedin_url: textAt(person, 'linkedin_url'),
-    about: textAt(person, 'about'),
     location: textAt(person, 'location'),
     country: textAt(person, 'country'),
     company_id: textAt(person, 'company_id'),
@@ -43,7 +42,6 @@ function personRow(
     title: textAt(person, 'title'),
     seniority: textAt(person, 'seniority'),
     department: textAt(person, 'department'),
-    experiences: jsonArrayAt(person, 'experiences'),
     custom_fields: customFields,
     received_at: receivedAt,
   };
@@ -52,6 +50,31 @@ function personRow(
 /** The job's input.task.custom_fields as JSON text ('{}' when absent): every row of the job carries it. */
 function taskCustomFields(envelope: unknown): string {
   return jsonObjectAt(recordAt(recordAt(asRecord(envelope), 'input'), 'task'), 'custom_fields');
+}
+
+/**
+ * person.experiences (JSON text) of the person at `position` in a stored envelope: output.persons[position]
+ * of a Search Contact page, output.person of a Job Change; null when there is no such person. Not a
+ * column: exports read it from the envelope when a template asks for it.
+ */
+export function experiencesAt(envelope: unknown, position: number): string | null {
+  const output = recordAt(asRecord(envelope), 'output');
+  const persons = member(output, 'persons');
+  const person = Array.isArray(persons) ? asRecord(persons[position]) : recordAt(output, 'person');
+  if (person === undefined || Object.keys(person).length === 0) return null;
+  return jsonArrayAt(person, 'experiences');
+}
+
+/** person.about of each person `rows` were made from, by position (null where none): for person_texts. */
+export function aboutsOf(envelope: unknown, rows: readonly PersonRow[]): (string | null)[] {
+  const output = recordAt(asRecord(envelope), 'output');
+  const persons = member(output, 'persons');
+  const abouts: (string | null)[] = [];
+  for (const row of rows) {
+    const person = Array.isArray(persons) ? asRecord(persons[row.position]) : recordAt(output, 'person');
+    abouts[row.position] = textAt(person, 'about');
+  }
+  return Array.from(abouts, (about) => about ?? null);
 }
 
 /** Rows for output.persons of a Search Contact envelope; entries that are not objects are skipped. */

@@ -15,6 +15,7 @@ import { CachedSqliteDatabase } from './cached-sqlite-database.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { StorageDialect } from './column-types.js';
 import type { Database as Schema } from './database.js';
+import { registerSqliteHandle } from './envelope-reader.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { redactDatabaseUrl } from './redact-database-url.js';
 import { CHUNKED_ROW_RUNNER, createSqliteRowRunner, type RowRunner } from './row-runner.js';
@@ -152,6 +153,7 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
   const db = new Kysely<Schema>({
     dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
   });
+  registerSqliteHandle(db, raw);
   return { db, dialect: 'sqlite', rowRunner: createSqliteRowRunner(raw), close: once(() => db.destroy()) };
 }
 

@@ -10,6 +10,7 @@ import { parseJsonText } from '../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../contract/limits.js';
 import { computeBodyHash } from '../contract/webhook-signature.js';
 import type { JobKind, JobSource } from './database.js';
+import { encodeEnvelope } from './envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import { asRecord, member, textOrNull } from './normalize-values.js';
 
@@ -48,6 +49,9 @@ export interface PreparedJob {
   readonly startDate: string | null;
   readonly stopDate: string | null;
   readonly envelopeText: string;
+  /** The envelope as stored: compressed by encodeEnvelope (a plain Uint8Array: it crosses threads as is). */
+  readonly envelopeZ: Uint8Array;
+  /** Of the original bytes, not the compressed ones. */
   readonly payloadHash: string;
   readonly source: JobSource;
   readonly schemaCheck: SchemaCheck;
@@ -77,6 +81,11 @@ function stringOrNull(value: unknown): string | null {
 export function checkSchema(envelope: unknown, kind: JobKind): SchemaCheck {
   const check = checkEnvelopeForKind(envelope, kind);
   return check.ok ? { valid: true, issues: null } : { valid: false, issues: JSON.stringify(check.issues) };
+}
+
+/** A Uint8Array view of `bytes` (no copy): what a Buffer becomes anyway once cloned to another thread. */
+function plainBytes(bytes: Buffer): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 const PAYLOAD_HASH = /^[A-Za-z0-9_-]{43}$/;
@@ -121,6 +130,7 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
     envelopeText: input.envelopeText,
+    envelopeZ: plainBytes(encodeEnvelope(input.envelopeText)),
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
     schemaCheck: checkSchema(envelope, kind),

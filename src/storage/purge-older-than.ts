@@ -72,6 +72,8 @@ const STEPS: ReadonlyArray<{ table: PurgeTable; count: Count; remove: Count }> =
     remove: async (db, w) => {
       // Bookkeeping, not counted: a deleted job has nothing left to normalize.
       await db.deleteFrom('normalization_queue').where('job_id', 'in', oldJobIds(db, w)).execute();
+      await db.deleteFrom('kept_mentions').where('job_id', 'in', oldJobIds(db, w)).execute();
+      await db.deleteFrom('person_texts').where('job_id', 'in', oldJobIds(db, w)).execute();
       return deletedRows(db.deleteFrom('jobs').where('received_at', '<', w.cutoffIso).executeTakeFirst());
     },
   },

@@ -10,8 +10,10 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import { chunkForParameters } from './chunk-for-parameters.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
+import { decodeEnvelope } from './envelope-codec.js';
 import { normalizeAllQueuedJobs } from './normalization-queue.js';
 import type { HooksyncDatabase } from './open-database.js';
+import { erasePersonTexts } from './person-texts.js';
 import {
   isSameLinkedinUrl,
   linkedinUrlLikePattern,
@@ -24,7 +26,10 @@ import { createEmptyPurgeCounts, type PurgeReport } from './purge-report.js';
 export interface PurgePersonOptions {
   /** The person's LinkedIn URL, compared trimmed, case-insensitively, without trailing slashes. */
   readonly linkedinUrl: string;
-  /** Also delete every stored job whose envelope mentions the person, with all its rows (default false). */
+  /**
+   * Also delete every stored job whose envelope mentions the person, with all its rows (default false). The
+   * jobs are found through the rows derived from them, and by reading those of an unknown kind or shape.
+   */
   readonly includeJobs?: boolean;
   /** Count, delete nothing (default false). */
   readonly dryRun?: boolean;
@@ -32,6 +37,8 @@ export interface PurgePersonOptions {
 
 /** Keys per statement when deleting by key lists (far below both dialects' parameter limits). */
 const KEYS_PER_STATEMENT = 500;
+/** Envelopes read back per statement (each decoded and searched). */
+const ENVELOPES_PER_READ = 50;
 
 /** What one purge deletes, by key. */
 interface PersonPurgePlan {
@@ -59,6 +66,33 @@ function quarantineBodyMatch(dialect: HooksyncDatabase['dialect'], pattern: stri
 
 function personKey(jobId: string, position: number): string {
   return `${jobId}\u0000${position}`;
+}
+
+/**
+ * The stored jobs whose envelope mentions the person, found without reading every envelope (they are
+ * compressed: SQL cannot search them): the jobs the person's persons and job_changes rows came from, those
+ * an earlier purge of the person kept (kept_mentions), and the jobs whose rows may not show everything
+ * they hold (a kind or shape this version does not know). Each candidate's envelope is decoded and
+ * searched exactly.
+ */
+async function jobsMentioning(db: Kysely<Database>, needle: string, fromRows: readonly string[]) {
+  const unusual = await db
+    .selectFrom('jobs')
+    .select('job_id')
+    .where((eb) => eb.or([eb('kind', '=', 'unknown'), eb('schema_valid', '=', 0)]))
+    .execute();
+  const candidates = [...new Set([...fromRows, ...unusual.map((row) => row.job_id)])];
+  const mentioning: string[] = [];
+  for (const ids of chunkForParameters(candidates, 1, ENVELOPES_PER_READ)) {
+    for (const row of await db
+      .selectFrom('jobs')
+      .select(['job_id', 'envelope_z'])
+      .where('job_id', 'in', ids)
+      .execute()) {
+      if (textMentionsLinkedinUrl(decodeEnvelope(row.envelope_z), needle)) mentioning.push(row.job_id);
+    }
+  }
+  return mentioning;
 }
 
 async function planPersonPurge(
@@ -104,14 +138,16 @@ async function planPersonPurge(
     .execute()) {
     if (textMentionsLinkedinUrl(row.request, needle)) launchRows.add(row.row_key);
   }
-  const mentioning: string[] = [];
-  for (const row of await db
-    .selectFrom('jobs')
-    .select(['job_id', 'envelope'])
-    .where(likeMatch('envelope', pattern))
-    .execute()) {
-    if (textMentionsLinkedinUrl(row.envelope, needle)) mentioning.push(row.job_id);
-  }
+  const kept = await db
+    .selectFrom('kept_mentions')
+    .select('job_id')
+    .where('linkedin_url', '=', needle)
+    .execute();
+  const mentioning = await jobsMentioning(db, needle, [
+    ...[...persons.values()].map((row) => row.job_id),
+    ...jobChanges,
+    ...kept.map((row) => row.job_id),
+  ]);
   // Sorted here, not by ORDER BY: the order must not depend on the database's collation.
   mentioning.sort();
   const companies = new Set<string>();
@@ -152,7 +188,12 @@ async function deleteByKeys(
   return deleted;
 }
 
-async function executePlan(trx: Kysely<Database>, plan: PersonPurgePlan, includeJobs: boolean) {
+async function executePlan(
+  trx: Kysely<Database>,
+  plan: PersonPurgePlan,
+  includeJobs: boolean,
+  needle: string,
+) {
   const deleted = createEmptyPurgeCounts();
   // Two parameters per person row: half the keys per statement.
   for (const chunk of chunkForParameters([...plan.persons.values()], 2, KEYS_PER_STATEMENT)) {
@@ -164,6 +205,12 @@ async function executePlan(trx: Kysely<Database>, plan: PersonPurgePlan, include
       .executeTakeFirst();
     deleted.persons += Number(result.numDeletedRows);
   }
+  // Their about texts too, kept per job beside the rows.
+  const positions = new Map<string, number[]>();
+  for (const { job_id, position } of plan.persons.values()) {
+    positions.set(job_id, [...(positions.get(job_id) ?? []), position]);
+  }
+  await erasePersonTexts(trx, positions);
   deleted.job_changes = await deleteByKeys(plan.jobChanges, (ids) =>
     trx.deleteFrom('job_changes').where('job_id', 'in', ids).executeTakeFirst(),
   );
@@ -177,9 +224,24 @@ async function executePlan(trx: Kysely<Database>, plan: PersonPurgePlan, include
     trx.deleteFrom('launch_rows').where('row_key', 'in', keys).executeTakeFirst(),
   );
   if (includeJobs) {
+    await deleteByKeys(plan.mentioning, (ids) =>
+      trx.deleteFrom('kept_mentions').where('job_id', 'in', ids).executeTakeFirst(),
+    );
+    await deleteByKeys(plan.mentioning, (ids) =>
+      trx.deleteFrom('person_texts').where('job_id', 'in', ids).executeTakeFirst(),
+    );
     deleted.jobs = await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('jobs').where('job_id', 'in', ids).executeTakeFirst(),
     );
+  } else {
+    const rows = plan.mentioning.map((job_id) => ({ linkedin_url: needle, job_id }));
+    for (const chunk of chunkForParameters(rows, 2, KEYS_PER_STATEMENT)) {
+      await trx
+        .insertInto('kept_mentions')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['linkedin_url', 'job_id']).doNothing())
+        .execute();
+    }
   }
   return deleted;
 }
@@ -223,7 +285,10 @@ export async function purgePerson(
       await normalizeAllQueuedJobs(database);
       ({ deleted, mentioning } = await db.transaction().execute(async (trx) => {
         const plan = await planPersonPurge(trx, dialect, needle, includeJobs);
-        return { deleted: await executePlan(trx, plan, includeJobs), mentioning: plan.mentioning };
+        return {
+          deleted: await executePlan(trx, plan, includeJobs, needle),
+          mentioning: plan.mentioning,
+        };
       }));
     }
   } catch (error) {

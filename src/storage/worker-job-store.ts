@@ -10,7 +10,6 @@ import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
 import {
   assertQuarantineInput,
-  DEFAULT_DEFER_ABOVE_CHARS,
   type JobStore,
   type JobStoreStats,
   type QuarantineInput,
@@ -232,9 +231,9 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     ready: () => isReady,
     async store(input) {
       const atMs = now();
-      // The verifier parsed the envelope here already: its check (and a small one's rows) are worked out
-      // here too; a large envelope's rows cost more to copy to the worker than to derive there.
-      const job = prepareJob(input, atMs, input.envelopeText.length <= DEFAULT_DEFER_ABOVE_CHARS);
+      // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
+      // rows (migration 008) cost less to copy to the worker than parsing the envelope again there.
+      const job = prepareJob(input, atMs);
       return (await enqueue({ type: 'job', job, atMs }))!;
     },
     async quarantine(input: QuarantineInput) {

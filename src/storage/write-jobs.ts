@@ -40,6 +40,11 @@ export interface StoreResult {
   readonly revision: number | null;
 }
 
+/** `bytes` as a Buffer without copying (a PreparedJob that crossed threads holds a plain Uint8Array). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
 const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
 
@@ -98,7 +103,7 @@ async function upsertJobs(
     context_id: job.contextId,
     start_date: job.startDate,
     stop_date: job.stopDate,
-    envelope: job.envelopeText,
+    envelope_z: asBuffer(job.envelopeZ),
     payload_hash: job.payloadHash,
     source: job.source,
     schema_valid: job.schemaCheck.valid ? 1 : 0,
@@ -120,7 +125,7 @@ async function upsertJobs(
             context_id: eb.ref('excluded.context_id'),
             start_date: eb.ref('excluded.start_date'),
             stop_date: eb.ref('excluded.stop_date'),
-            envelope: eb.ref('excluded.envelope'),
+            envelope_z: eb.ref('excluded.envelope_z'),
             payload_hash: eb.ref('excluded.payload_hash'),
             source: eb.ref('excluded.source'),
             schema_valid: eb.ref('excluded.schema_valid'),

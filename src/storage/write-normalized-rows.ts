@@ -8,6 +8,7 @@ import { chunkForParameters } from './chunk-for-parameters.js';
 import type { Database } from './database.js';
 import { insertRows } from './insert-rows.js';
 import type { NormalizedRows } from './normalize-envelope.js';
+import { asBuffer } from './person-texts.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** One job whose rows are to be written. */
@@ -32,6 +33,7 @@ export async function writeNormalizedRows(
     await trx.deleteFrom('persons').where('job_id', 'in', ids).execute();
     await trx.deleteFrom('companies').where('job_id', 'in', ids).execute();
     await trx.deleteFrom('job_changes').where('job_id', 'in', ids).execute();
+    await trx.deleteFrom('person_texts').where('job_id', 'in', ids).execute();
   }
   const stamp = <T extends { received_at: string }>(job: RowsToWrite, rows: readonly T[]): T[] =>
     rows.map((row) => ({ ...row, received_at: job.storedAt }));
@@ -53,4 +55,8 @@ export async function writeNormalizedRows(
     jobs.flatMap((job) => stamp(job, job.rows.jobChanges)),
     runner,
   );
+  const texts = jobs.flatMap((job) =>
+    job.rows.personTexts.map((row) => ({ job_id: row.job_id, abouts_z: asBuffer(row.abouts_z) })),
+  );
+  await runner.run(trx, texts, (t, chunk) => t.insertInto('person_texts').values(chunk));
 }

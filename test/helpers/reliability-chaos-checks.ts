@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { DeliveryRecord } from '../../src/simulator/webhook-dispatcher.js';
 import { tamperBody } from '../../src/simulator/webhook-dispatcher.js';
 import type { Database, JobSource } from '../../src/storage/database.js';
+import { listJobs } from '../../src/storage/job-queries.js';
 import { countQueued } from '../../src/storage/normalization-queue.js';
 import type { ChaosJob, ChaosRun } from './reliability-chaos-run.js';
 import type { ChaosSimulators } from './reliability-chaos-sims.js';
@@ -109,10 +110,7 @@ export async function checkStoredJobs(
   jobs: readonly ChaosJob[],
 ) {
   await waitForNormalization(db);
-  const rows = await db
-    .selectFrom('jobs')
-    .select(['job_id', 'kind', 'status', 'envelope', 'revision', 'source'])
-    .execute();
+  const rows = await listJobs(db);
   const launched = new Map(jobs.map((j) => [j.job_id, j]));
   expect(rows.length).toBe(jobs.length);
   expect(

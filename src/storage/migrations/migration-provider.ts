@@ -10,6 +10,7 @@ import * as m003 from './003-normalization-queue.js';
 import * as m005 from './005-ui-sessions.js';
 import * as m006 from './006-destinations.js';
 import * as m007 from './007-launch-rows.js';
+import * as m008 from './008-compressed-envelopes.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '005_ui_sessions': m005,
   '006_destinations': m006,
   '007_launch_rows': m007,
+  '008_compressed_envelopes': m008,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

@@ -92,7 +92,6 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
         for (const name of [
           'first_name',
           'last_name',
-          'about',
           'location',
           'title',
           'company_name',
@@ -178,6 +177,42 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
       expect(Buffer.concat(chunks).toString('utf8')).toBe(
         'Record ID,Started,Title,Source\n951203,02/01/2026,"VP Sales, ""EMEA""",hooksync\n',
       );
+    });
+
+    it('reads fields kept only in the envelope: each person their own experiences, `present` on them', async () => {
+      const persons = (await readFixtureEnvelopes())
+        .map((e) => JSON.parse(e.text) as { output?: { persons?: Array<Record<string, unknown>> } })
+        .flatMap((e) => e.output?.persons ?? []);
+      expect(persons.length).toBeGreaterThan(1);
+      const rows: string[][] = [];
+      const template = await loadTemplate('persons');
+      const own = {
+        ...template,
+        dedupe: false,
+        jobChangeStatuses: undefined,
+        columns: [
+          { header: 'id', field: 'id', transforms: [] },
+          { header: 'experiences', field: 'experiences', transforms: [] },
+        ],
+      };
+      for await (const row of exportRows(t.database.db, own, { kind: 'search_contact' })) rows.push(row);
+      expect(rows).toEqual(persons.map((p) => [p.id, JSON.stringify(p.experiences)]));
+
+      const companies = await loadTemplate('companies');
+      const withWebsite = {
+        ...companies,
+        dedupe: false,
+        present: ['website'],
+        columns: [{ header: 'website', field: 'website', transforms: [] }],
+      };
+      const websites: string[][] = [];
+      for await (const row of exportRows(t.database.db, withWebsite)) websites.push(row);
+      expect(websites.length).toBeGreaterThan(0);
+      expect(websites.every(([website]) => website !== '')).toBe(true);
+      const everyReveal: string[][] = [];
+      for await (const row of exportRows(t.database.db, { ...withWebsite, present: [] }))
+        everyReveal.push(row);
+      expect(everyReveal.length).toBeGreaterThan(websites.length);
     });
 
     it('streams rows for your own sink with exportRows, raw unless asked to guard', async () => {

@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../src/contract/json.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { decodeEnvelope } from '../../../src/storage/envelope-codec.js';
 import { withMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
@@ -420,7 +421,7 @@ export function defineLaunchSuite(dialect: Dialect): void {
             const jobs = await db.selectFrom('jobs').selectAll().where('job_id', '=', d.job_id).execute();
             expect(jobs).toHaveLength(1);
             expect(jobs[0]?.source).toBe('launch');
-            expect(jobs[0]?.envelope).toBe(sim.jobText(d.job_id));
+            expect(decodeEnvelope(jobs[0]?.envelope_z ?? Buffer.alloc(0))).toBe(sim.jobText(d.job_id));
             const entry = await db
               .selectFrom('expected_jobs')
               .selectAll()

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEnvelope } from '../../../src/storage/envelope-codec.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { normalizeLinkedinUrl } from '../../../src/storage/purge-linkedin-url.js';
@@ -64,7 +65,7 @@ function defineMatchProperty(provision: () => Promise<{ url: string; drop: () =>
         context_id: null,
         start_date: null,
         stop_date: null,
-        envelope,
+        envelope_z: encodeEnvelope(envelope),
         payload_hash: 'x',
         source: 'webhook',
         schema_valid: 0,
@@ -80,7 +81,6 @@ function defineMatchProperty(provision: () => Promise<{ url: string; drop: () =>
         position: 0,
         source_kind: 'job_change',
         linkedin_url: value,
-        experiences: '[]',
         received_at: at,
       })
       .execute();

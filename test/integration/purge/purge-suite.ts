@@ -10,6 +10,7 @@ import type { Database } from '../../../src/storage/database.js';
 import { createJobStore } from '../../../src/storage/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
+import { decodePersonTexts } from '../../../src/storage/person-texts.js';
 import { purgeOlderThan } from '../../../src/storage/purge-older-than.js';
 import type { PurgeReport } from '../../../src/storage/purge-report.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
@@ -101,6 +102,8 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       'leases',
       'export_cursors',
       'normalization_queue',
+      'kept_mentions',
+      'person_texts',
     ] as const) {
       await database.db.deleteFrom(table).execute();
     }
@@ -219,8 +222,21 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     );
     expect(await counts()).toEqual(before);
 
+    const abouts = async () =>
+      new Map(
+        (await database.db.selectFrom('person_texts').selectAll().execute()).map((r) => [
+          r.job_id,
+          decodePersonTexts(r.abouts_z),
+        ]),
+      );
+    expect((await abouts()).get(seeded.oldSearch)?.[0]).toContain('Scaling B2B');
     const done = await purge(['--person', LENA_TYPED]);
     expect(done.deleted).toEqual(expected);
+    // Her about text is gone from the pages kept; the lookalike's, the same words, stays.
+    const aboutsAfter = await abouts();
+    expect(aboutsAfter.get(seeded.oldSearch)?.[0] ?? null).toBeNull();
+    expect(aboutsAfter.get(seeded.newSearch)?.[0] ?? null).toBeNull();
+    expect(aboutsAfter.get(seeded.lookalikeSearch)?.[0]).toContain('Scaling B2B');
     const after = await counts();
     for (const table of TABLES) expect(after[table]).toBe(before[table] - expected[table]);
     const urlsAfter = await personUrls();
@@ -238,6 +254,12 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     const again = await purge(['--person', LENA]);
     expect(Object.values(again.deleted).every((n) => n === 0)).toBe(true);
     expect(again.jobs_mentioning).toHaveLength(3);
+
+    // Her rows are gone, yet --include-jobs still finds the kept envelopes (kept_mentions), and then forgets them.
+    const whole = await purge(['--person', LENA, '--include-jobs']);
+    expect(whole.deleted.jobs).toBe(3);
+    expect([...whole.jobs_mentioning!]).toEqual(dry.jobs_mentioning);
+    expect(await database.db.selectFrom('kept_mentions').selectAll().execute()).toEqual([]);
   });
 
   it('--person --include-jobs deletes the envelopes that mention the person, with every row read from them', async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { acquireLease, RECONCILE_LEASE_NAME } from '../../../src/reconcile/acquire-lease.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { listJobs } from '../../../src/storage/job-queries.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
@@ -149,7 +150,7 @@ describe('hooksync reconcile', () => {
     });
     expect(typeof report.duration_ms).toBe('number');
     expect(run.stderr).toContain('recovered a job whose callback never arrived');
-    const stored = await withDb((d) => d.db.selectFrom('jobs').select(['job_id', 'envelope']).execute());
+    const stored = await withDb((d) => listJobs(d.db));
     expect(new Map(stored.map((r) => [r.job_id, r.envelope]))).toEqual(
       new Map(jobs.map((j) => [j.job_id, j.text])),
     );
@@ -248,7 +249,7 @@ describe('hooksync reveal', () => {
     const jobId = (JSON.parse(raw) as { input: { task: { job_id: string; custom_fields: unknown } } }).input
       .task.job_id;
     expect(JSON.parse(raw).input.task.custom_fields).toEqual({ crm_id: '42' });
-    const stored = await withDb((d) => d.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow());
+    const [stored] = await withDb((d) => listJobs(d.db));
     expect(stored).toMatchObject({ job_id: jobId, kind: 'company_reveal', source: 'launch', envelope: raw });
     expect(await ledger()).toEqual([
       expect.objectContaining({ job_id: jobId, kind: 'company_reveal', state: 'received', origin: 'launch' }),

@@ -15,6 +15,7 @@ import {
   runReconcile,
 } from '../../../src/reconcile/run-reconcile.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { listJobs } from '../../../src/storage/job-queries.js';
 import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
@@ -103,7 +104,8 @@ describe('a job still RUNNING', () => {
       still_pending: 0,
     });
     expect((await entry()).state).toBe('received');
-    const stored = await temp.database.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow();
+    const [stored] = await listJobs(temp.database.db);
+    if (stored === undefined) throw new Error('no job stored');
     expect(stored).toMatchObject({ job_id: launched.job_id, status: 'SUCCEEDED', source: 'finder' });
     expect(stored.envelope).toBe(sim.jobText(launched.job_id));
     expect(counting.hits(launched.job_id)).toBe(2);

@@ -15,6 +15,7 @@ import { type RunningReceiver, startReceiver } from '../../../src/receiver/start
 import { runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import type { JobKind } from '../../../src/storage/database.js';
+import { listJobs } from '../../../src/storage/job-queries.js';
 import { createJobStore } from '../../../src/storage/job-store.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { createCountingFetch, type LaunchedJob, launchJobs } from './helpers/sim-jobs.js';
@@ -114,11 +115,10 @@ describe('reconcile recovers lost callbacks from the finders', () => {
       for (const job of delivered) expect(counting.hits(job.job_id)).toBe(0);
       expect(counting.total()).toBe(40);
 
-      const rows = await database.db
-        .selectFrom('jobs')
-        .select(['job_id', 'envelope', 'source', 'status'])
-        .execute();
-      const byId = new Map(rows.map((row) => [row.job_id, row]));
+      const rows = await listJobs(database.db);
+      const byId = new Map(
+        rows.map(({ job_id, envelope, source, status }) => [job_id, { job_id, envelope, source, status }]),
+      );
       for (const job of [...dropped, ...silent]) {
         expect(byId.get(job.job_id)).toEqual({
           job_id: job.job_id,

@@ -10,6 +10,7 @@ import { listReconcileRuns } from '../../../src/reconcile/reconcile-history.js';
 import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
 import { type ReconcileOptions, runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import type { JobKind } from '../../../src/storage/database.js';
+import { getJob } from '../../../src/storage/job-queries.js';
 import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
 import { jsonReply } from '../../helpers/http-stub-server.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
@@ -122,11 +123,7 @@ function reconcileSuite(create: () => Promise<TempDatabase>): void {
       });
       expect(recovered).toEqual(['job_change']);
       expect((await entry(id!)).state).toBe('received');
-      const job = await temp.database.db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('job_id', '=', id!)
-        .executeTakeFirstOrThrow();
+      const job = await getJob(temp.database.db, id!);
       expect(job).toMatchObject({ envelope: text, source: 'finder', status: 'SUCCEEDED' });
     });
 

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { JOB_KINDS } from '../../../src/contract/enums.js';
 import { detectJobKind } from '../../../src/contract/job-kind.js';
 import { parseJsonText } from '../../../src/contract/json.js';
+import { readCompanyReveal } from '../../../src/storage/normalize-company.js';
 import { normalizeEnvelope } from '../../../src/storage/normalize-envelope.js';
 import { findPreviousRole } from '../../../src/storage/normalize-job-change.js';
+import { experiencesAt } from '../../../src/storage/normalize-persons.js';
 import {
   companyRevealEmptyText,
   companyRevealText,
@@ -33,43 +35,48 @@ describe('normalizeEnvelope', () => {
     expect(rows.companies).toEqual([
       {
         job_id: ID,
-        ip: '203.0.113.7',
-        ip_type: 'company',
-        confidence_score: 'high',
-        ip_geo_city: 'München',
-        ip_geo_state: 'Bavaria',
-        ip_geo_country: 'Germany',
         company_id: testUuid(7, 'c0000000'),
         domain: 'acme.example',
         name: 'Acme "Rockets" GmbH',
-        website: 'https://acme.example',
-        linkedin_id: 'acme-rockets',
-        description: 'Line one\nline two ☃',
-        logo_url: 'https://acme.example/logo.png',
-        size: '1001-5000',
-        employees_count: 1234,
-        industry: 'Aerospace',
-        company_type: 'Privately Held',
-        founded: 1999,
-        address: '1 Rocket Road',
-        country: 'Germany',
-        linkedin_url: 'https://www.linkedin.com/company/acme-rockets',
-        linkedin_followers: 4321,
-        crunchbase_url: null,
-        recent_job_posting_count: 12,
-        total_funding_rounds: 2,
-        total_funding_usd: '9007199254740993',
-        technologies: '["React","Kysely"]',
-        funding_rounds:
-          '[{"round_name":"Series A","round_date":"2020-01-31","investor_count":3,"amount_raised_usd":9007199254740993,"investor_names":["Ann Ventures","Bob Capital"]}]',
         custom_fields: '{"crm_id":"café","n":1}',
         received_at: AT,
       },
     ]);
+    expect(readCompanyReveal(parseJsonText(companyRevealText(ID)))).toEqual({
+      ip: '203.0.113.7',
+      ip_type: 'company',
+      confidence_score: 'high',
+      ip_geo_city: 'München',
+      ip_geo_state: 'Bavaria',
+      ip_geo_country: 'Germany',
+      company_id: testUuid(7, 'c0000000'),
+      domain: 'acme.example',
+      name: 'Acme "Rockets" GmbH',
+      website: 'https://acme.example',
+      linkedin_id: 'acme-rockets',
+      description: 'Line one\nline two ☃',
+      logo_url: 'https://acme.example/logo.png',
+      size: '1001-5000',
+      employees_count: 1234,
+      industry: 'Aerospace',
+      company_type: 'Privately Held',
+      founded: 1999,
+      address: '1 Rocket Road',
+      country: 'Germany',
+      linkedin_url: 'https://www.linkedin.com/company/acme-rockets',
+      linkedin_followers: 4321,
+      crunchbase_url: null,
+      recent_job_posting_count: 12,
+      total_funding_rounds: 2,
+      total_funding_usd: '9007199254740993',
+      technologies: '["React","Kysely"]',
+      funding_rounds:
+        '[{"round_name":"Series A","round_date":"2020-01-31","investor_count":3,"amount_raised_usd":9007199254740993,"investor_names":["Ann Ventures","Bob Capital"]}]',
+    });
   });
 
   it('keeps ip, type, confidence and geo when the company is {}', () => {
-    const [row] = normalize(companyRevealEmptyText(ID)).companies;
+    const row = readCompanyReveal(parseJsonText(companyRevealEmptyText(ID)));
     expect(row).toMatchObject({
       ip: '198.51.100.1',
       ip_type: 'isp',
@@ -96,7 +103,8 @@ describe('normalizeEnvelope', () => {
       company_id: null,
       title: 'VP Sales',
     });
-    expect(JSON.parse(rows.persons[0]!.experiences)).toHaveLength(3);
+    expect(rows.persons[0]).not.toHaveProperty('experiences');
+    expect(JSON.parse(experiencesAt(parseJsonText(jobChangeText(ID)), 0) ?? 'null')).toHaveLength(3);
     expect(rows.jobChanges).toEqual([
       {
         job_id: ID,
@@ -130,7 +138,7 @@ describe('normalizeEnvelope', () => {
     expect(noChange.jobChanges).toHaveLength(1);
     expect(noChange.jobChanges[0]).toMatchObject({ job_change_status: 'no_change', new_title: null });
     const running = normalize(jobChangeText(ID, { status: 'RUNNING', withoutOutput: true }));
-    expect(running).toEqual({ persons: [], companies: [], jobChanges: [] });
+    expect(running).toEqual({ persons: [], companies: [], jobChanges: [], personTexts: [] });
   });
 
   it('maps each person of a Search Contact page at its index', () => {
@@ -153,7 +161,12 @@ describe('normalizeEnvelope', () => {
   });
 
   it('gives no rows for an unknown kind', () => {
-    expect(normalize(unknownKindText(ID))).toEqual({ persons: [], companies: [], jobChanges: [] });
+    expect(normalize(unknownKindText(ID))).toEqual({
+      persons: [],
+      companies: [],
+      jobChanges: [],
+      personTexts: [],
+    });
   });
 
   it('turns wrong types into nulls: out-of-range int32, non-integer int64, U+0000 dropped', () => {
@@ -171,7 +184,7 @@ describe('normalizeEnvelope', () => {
         },
       },
     };
-    const [row] = normalizeEnvelope(envelope, 'company_reveal', ID, AT).companies;
+    const row = readCompanyReveal(envelope);
     expect(row).toMatchObject({
       ip: 'ab',
       ip_geo_city: null,

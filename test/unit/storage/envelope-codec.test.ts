@@ -1,0 +1,49 @@
+/** The stored form of envelopes: exact text back, the codec by size, damage refused, the dictionary frozen. */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { StorageError } from '../../../src/errors.js';
+import { DICTIONARY_MAX_BYTES, decodeEnvelope, encodeEnvelope } from '../../../src/storage/envelope-codec.js';
+import {
+  ENVELOPE_DICTIONARY_SHA256,
+  ENVELOPE_DICTIONARY_TEXT,
+} from '../../../src/storage/envelope-dictionary.js';
+import { companyRevealText, searchContactText, testUuid } from './envelope-texts.js';
+
+describe('encodeEnvelope / decodeEnvelope', () => {
+  it('gives back every text exactly, whatever its characters and size', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 2000 }), (text) => {
+        expect(decodeEnvelope(encodeEnvelope(text))).toBe(text);
+      }),
+    );
+    for (const size of [0, 1, DICTIONARY_MAX_BYTES - 1, DICTIONARY_MAX_BYTES, DICTIONARY_MAX_BYTES + 1]) {
+      const text = 'é'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
+      expect(decodeEnvelope(encodeEnvelope(text))).toBe(text);
+    }
+  });
+
+  it('deflates small envelopes with the dictionary and brotli-compresses large ones, each smaller', () => {
+    const reveal = companyRevealText(testUuid(1));
+    const page = searchContactText(testUuid(2), 200);
+    expect(Buffer.byteLength(page)).toBeGreaterThan(DICTIONARY_MAX_BYTES);
+    const small = encodeEnvelope(reveal);
+    const large = encodeEnvelope(page);
+    expect([small[0], large[0]]).toEqual([2, 1]);
+    expect(small.length).toBeLessThan(Buffer.byteLength(reveal) / 2);
+    expect(large.length).toBeLessThan(Buffer.byteLength(page) / 4);
+    expect(decodeEnvelope(new Uint8Array(large))).toBe(page);
+  });
+
+  it('refuses bytes that are not a stored envelope with a StorageError', () => {
+    const stored = encodeEnvelope('{"a":1}');
+    for (const bad of [Buffer.from([9, 1, 2]), Buffer.alloc(0), Buffer.concat([stored.subarray(0, 3)])]) {
+      expect(() => decodeEnvelope(bad)).toThrow(StorageError);
+    }
+  });
+
+  it('keeps the dictionary stored envelopes depend on', () => {
+    const hash = createHash('sha256').update(ENVELOPE_DICTIONARY_TEXT, 'utf8').digest('hex');
+    expect(hash).toBe(ENVELOPE_DICTIONARY_SHA256);
+  });
+});
