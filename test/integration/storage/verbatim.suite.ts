@@ -189,6 +189,7 @@ export function defineVerbatimTests(ctx: SuiteContext): void {
         company_id: null,
         domain: null,
         name: null,
+        custom_fields: '{}',
         received_at: expect.any(String),
       });
       const changes = await ctx.database.db.selectFrom('job_changes').selectAll().orderBy('job_id').execute();
