@@ -1,11 +1,11 @@
 /** `hooksync destinations list|replay|resume|test|deliver|purge`: the onward delivery of stored jobs. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load-config.js';
 import { isJobId } from '../../contract/job-id.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption } from '../options.js';
 import { printTable } from '../print-table.js';
 
@@ -24,17 +24,21 @@ function addCommonOptions(command: Command): Command {
 
 /**
  * Loads the configuration (and the destinations file, when one is named), opens the database and, with a
- * file, records its routing first, so that the database matches the file this command was given.
+ * file, records its routing first, so that the database matches the file this command was given. Without
+ * a file the command only reads and changes events, so a SQLite file that does not exist is refused by name
+ * (a typo, not an empty outbox) unless `create` says otherwise.
  */
 async function withDestinations<T>(
   ctx: CliContext,
   flags: CommonFlags,
   run: (database: HooksyncDatabase, configured: readonly ConfiguredDestination[] | undefined) => Promise<T>,
+  { create = false }: { create?: boolean } = {},
 ): Promise<T> {
-  const config = loadConfig(ctx.env, {
+  const config = loadCliConfig(ctx.env, {
     databaseUrl: flags.databaseUrl,
     destinationsFile: flags.destinations,
   });
+  if (!create && config.destinationsFile === undefined) await requireExistingDatabase(config.databaseUrl);
   const { loadDestinations } = await import('../../destinations/load-destinations.js');
   const { syncDestinations } = await import('../../destinations/outbox.js');
   const configured =
@@ -174,14 +178,20 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
   addCommonOptions(test);
   test.action(async (name: string, flags: CommonFlags) => {
     const { pino } = await import('pino');
-    const { configured, destination } = await withDestinations(ctx, flags, async (database, all) => {
-      const found = needConfigured(all, name)!;
-      const logger = pino({ level: 'silent' });
-      return {
-        configured: found,
-        destination: found.create({ database, logger, now: Date.now, fetch: globalThis.fetch }),
-      };
-    });
+    const { configured, destination } = await withDestinations(
+      ctx,
+      flags,
+      async (database, all) => {
+        const found = needConfigured(all, name)!;
+        const logger = pino({ level: 'silent' });
+        return {
+          configured: found,
+          destination: found.create({ database, logger, now: Date.now, fetch: globalThis.fetch }),
+        };
+        // The README's setup pings a destination before serve has ever run.
+      },
+      { create: true },
+    );
     if (destination.kind !== 'outbox') {
       throw new CliError(
         `${name} is a ${configured.type} destination: it has nothing to ping (try destinations deliver)`,
@@ -203,7 +213,7 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
   addCommonOptions(deliver);
   addLogLevelOption(deliver);
   deliver.action(async (flags: CommonFlags) => {
-    const config = loadConfig(ctx.env, { logLevel: flags.logLevel, databaseUrl: flags.databaseUrl });
+    const config = loadCliConfig(ctx.env, { logLevel: flags.logLevel, databaseUrl: flags.databaseUrl });
     const logger = createLogger(config.logLevel);
     const { createDispatcher } = await import('../../destinations/create-dispatcher.js');
     const report = await withDestinations(ctx, flags, async (database, configured) => {

@@ -35,6 +35,8 @@ describe('first use of the CLI', () => {
     [['jobs', 'get', '00000000-0000-4000-8000-000000000000']],
     [['quarantine', 'list']],
     [['purge', '--older-than', '90d', '--dry-run']],
+    [['destinations', 'list']],
+    [['destinations', 'replay', 'warehouse', '--failed']],
   ])('%j refuses a database that does not exist, naming it, and creates nothing', async (argv) => {
     const typo = join(dir, 'typo.db');
     const run = await runCliCaptured([...argv, '--database-url', typo]);
