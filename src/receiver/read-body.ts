@@ -41,48 +41,31 @@ export class BodyReadError extends Error {
   }
 }
 
-/**
- * Collects the body into one Buffer. Refuses at once when Content-Length announces more than `limitBytes`,
- * and stops reading as soon as a chunked body passes it.
- */
-export function readBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
-  const announced = Number(request.headers['content-length']);
-  if (Number.isFinite(announced) && announced > limitBytes) {
-    return Promise.reject(new BodyReadError('too_large', `body of ${announced} bytes is over ${limitBytes}`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        cleanup();
-        request.resume();
-        reject(new BodyReadError('too_large', `body is over ${limitBytes} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onAbort = (): void => {
-      cleanup();
-      reject(new BodyReadError('aborted', 'the sender closed the connection before the body ended'));
-    };
-    const cleanup = (): void => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('aborted', onAbort);
-      request.off('error', onAbort);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('aborted', onAbort);
-    request.on('error', onAbort);
-  });
+/** What a body reader does with each event of the request; `listen` wires them and returns the unwiring. */
+interface BodyListeners {
+  data(chunk: Buffer): void;
+  end(): void;
+  /** The sender went away (or the socket failed) before the body ended. */
+  aborted(): void;
 }
+
+function listen(request: IncomingMessage, on: BodyListeners): () => void {
+  const onData = (chunk: Buffer): void => on.data(chunk);
+  const onEnd = (): void => on.end();
+  const onAbort = (): void => on.aborted();
+  request.on('data', onData);
+  request.on('end', onEnd);
+  request.on('aborted', onAbort);
+  request.on('error', onAbort);
+  return () => {
+    request.off('data', onData);
+    request.off('end', onEnd);
+    request.off('aborted', onAbort);
+    request.off('error', onAbort);
+  };
+}
+
+const ABORTED_MESSAGE = 'the sender closed the connection before the body ended';
 
 /** Knobs of {@link streamBody}. */
 export interface StreamBodyOptions {
@@ -114,8 +97,12 @@ export function streamBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let reserved = options.reservedBytes ?? 0;
+    const stop = (): void => {
+      clearTimeout(timer);
+      unlisten();
+    };
     const fail = (reason: BodyReadFailure, message: string): void => {
-      cleanup();
+      stop();
       request.pause();
       reject(new BodyReadError(reason, message));
     };
@@ -123,42 +110,33 @@ export function streamBody(
       () => fail('timeout', `the body did not arrive within ${options.deadlineMs} ms`),
       options.deadlineMs,
     );
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        fail('too_large', `body is over ${limitBytes} bytes`);
-        return;
-      }
-      if (size > reserved) {
-        const more = Math.max(size - reserved, 64 * 1024);
-        if (!options.reserve?.(more)) {
-          fail('over_budget', 'the memory budget for bodies is spent');
+    const unlisten = listen(request, {
+      data(chunk) {
+        size += chunk.length;
+        if (size > limitBytes) {
+          fail('too_large', `body is over ${limitBytes} bytes`);
           return;
         }
-        reserved += more;
-      }
-      hash?.update(chunk);
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve({
-        body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
-        reservedBytes: reserved,
-      });
-    };
-    const onAbort = (): void => fail('aborted', 'the sender closed the connection before the body ended');
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('aborted', onAbort);
-      request.off('error', onAbort);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('aborted', onAbort);
-    request.on('error', onAbort);
+        if (size > reserved) {
+          const more = Math.max(size - reserved, 64 * 1024);
+          if (!options.reserve?.(more)) {
+            fail('over_budget', 'the memory budget for bodies is spent');
+            return;
+          }
+          reserved += more;
+        }
+        hash?.update(chunk);
+        chunks.push(chunk);
+      },
+      end() {
+        stop();
+        resolve({
+          body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+          reservedBytes: reserved,
+        });
+      },
+      aborted: () => fail('aborted', ABORTED_MESSAGE),
+    });
   });
 }
 
@@ -174,38 +152,33 @@ export function readPrefix(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (): void => {
+      clearTimeout(timer);
+      unlisten();
+    };
     const finish = (complete: boolean): void => {
-      cleanup();
+      stop();
       if (!complete) request.pause();
       resolve({ prefix: Buffer.concat(chunks, Math.min(size, maxBytes)), complete });
     };
     const timer = setTimeout(() => {
-      cleanup();
+      stop();
       request.pause();
       reject(new BodyReadError('timeout', `the body did not arrive within ${deadlineMs} ms`));
     }, deadlineMs);
-    const onData = (chunk: Buffer): void => {
-      const room = maxBytes - size;
-      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      size += chunk.length;
-      if (size > maxBytes) finish(false);
-    };
-    const onEnd = (): void => finish(true);
-    const onAbort = (): void => {
-      cleanup();
-      reject(new BodyReadError('aborted', 'the sender closed the connection before the body ended'));
-    };
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('aborted', onAbort);
-      request.off('error', onAbort);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('aborted', onAbort);
-    request.on('error', onAbort);
+    const unlisten = listen(request, {
+      data(chunk) {
+        const room = maxBytes - size;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        size += chunk.length;
+        if (size > maxBytes) finish(false);
+      },
+      end: () => finish(true),
+      aborted() {
+        stop();
+        reject(new BodyReadError('aborted', ABORTED_MESSAGE));
+      },
+    });
   });
 }
 
