@@ -203,11 +203,11 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinatio
     HOOKSYNC_PORT: '0',
     HOOKSYNC_LOG_LEVEL: 'silent',
   });
-  const { parseDestinations } = await import(new URL('destinations/load-destinations.js', dist).href);
+  // Loaded only when asked for: a --base-dist build from before destinations has no such module.
   const destinations =
     destinationUrl === undefined
       ? []
-      : await parseDestinations(
+      : await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
           {
             destinations: [
               {
@@ -221,7 +221,11 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinatio
           {},
           'bench',
         );
-  const receiver = await startReceiver({ config, port: 0, destinations });
+  const receiver = await startReceiver({
+    config,
+    port: 0,
+    ...(destinationUrl === undefined ? {} : { destinations }),
+  });
   const url = receiver.url;
   return {
     url,
