@@ -132,7 +132,7 @@ export function createMetrics(
     }),
     quarantineBodyBytes: new Gauge({
       name: 'hooksync_quarantine_body_bytes',
-      help: 'Body bytes held in the quarantine, as of its last trim',
+      help: 'Stored (compressed) body bytes held in the quarantine, as of its last trim',
       registers: [registry],
     }),
     unsignedFetches: new Counter({

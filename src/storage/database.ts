@@ -63,8 +63,13 @@ export interface QuarantineTable {
   claimed_job_id: string | null;
   kind: JobKind | null;
   content_type: string | null;
-  /** The raw body as received (may not be valid UTF-8). */
-  body: Buffer;
+  /**
+   * The raw body as received (may not be valid UTF-8), compressed by envelope-codec.ts's encodeBytes
+   * (migration 009); read it through decodeQuarantineBody. Empty once the byte budget dropped it.
+   */
+  body_z: Buffer;
+  /** The body's size as received, in bytes (0 once dropped). */
+  body_bytes: number;
   received_at: string;
 }
 

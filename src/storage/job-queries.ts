@@ -6,6 +6,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database, JobKind, JobsTable, QuarantineTable } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
+import { decodeQuarantineBody } from './quarantine-body.js';
 
 /** A stored job as read back: its columns, with the envelope as the exact text that arrived. */
 export type JobRow = Omit<Selectable<JobsTable>, 'envelope_z'> & { readonly envelope: string };
@@ -14,8 +15,8 @@ export type JobRow = Omit<Selectable<JobsTable>, 'envelope_z'> & { readonly enve
 function decoded({ envelope_z, ...row }: Selectable<JobsTable>): JobRow {
   return { ...row, envelope: decodeEnvelope(envelope_z) };
 }
-/** A quarantined body as read back (`body` is a Buffer on both dialects). */
-export type QuarantineRow = Selectable<QuarantineTable>;
+/** A quarantined callback as read back, with `body` its exact bytes as received (a Buffer on both dialects). */
+export type QuarantineRow = Omit<Selectable<QuarantineTable>, 'body_z'> & { readonly body: Buffer };
 
 /** Filters of {@link listJobs} and {@link countJobs}. */
 export interface JobFilter {
@@ -83,10 +84,13 @@ export async function listQuarantine(
   options: { limit?: number } = {},
 ): Promise<QuarantineRow[]> {
   assertLimit(options.limit);
-  return guarded(() => {
+  return guarded(async () => {
     let query = db.selectFrom('quarantine').selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc');
     if (options.limit !== undefined) query = query.limit(options.limit);
-    return query.execute();
+    return (await query.execute()).map(({ body_z, ...row }) => ({
+      ...row,
+      body: decodeQuarantineBody(body_z),
+    }));
   });
 }
 

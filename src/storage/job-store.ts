@@ -16,6 +16,7 @@ import type { NormalizedRows } from './normalize-envelope.js';
 import { textOrNull } from './normalize-values.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
+import { quarantineBodyColumns } from './quarantine-body.js';
 import {
   isQueuedForNormalizer,
   type NormalizationMode,
@@ -119,7 +120,7 @@ function quarantineRow(operation: Extract<StoreOperation, { type: 'quarantine' }
     claimed_job_id: textOrNull(input.claimedJobId),
     kind: input.kind ?? null,
     content_type: textOrNull(input.contentType),
-    body: Buffer.from(input.body),
+    ...quarantineBodyColumns(input.body),
     received_at: nowIso,
   };
 }

@@ -21,6 +21,7 @@ import {
   textMentionsLinkedinUrl,
 } from './purge-linkedin-url.js';
 import { createEmptyPurgeCounts, type PurgeReport } from './purge-report.js';
+import { decodeQuarantineBody } from './quarantine-body.js';
 
 /** Knobs of {@link purgePerson}. */
 export interface PurgePersonOptions {
@@ -57,11 +58,32 @@ function likeMatch(column: string, pattern: string) {
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
-/** Quarantined bodies are bytes: read as text for the pre-filter (Postgres's escape form keeps ASCII as is). */
-function quarantineBodyMatch(dialect: HooksyncDatabase['dialect'], pattern: string) {
-  return dialect === 'postgres'
-    ? sql<SqlBool>`lower(encode(${sql.ref('body')}, 'escape')) like ${pattern} escape '\\'`
-    : sql<SqlBool>`lower(cast(${sql.ref('body')} as text)) like ${pattern} escape '\\'`;
+/** Quarantined bodies read per statement by {@link quarantineMentions}. */
+const QUARANTINE_SCAN_BATCH = 100;
+
+/**
+ * Ids of the quarantined bodies that mention the person. The bodies are stored compressed, so SQL cannot
+ * pre-filter them: every body is decoded and checked here, a batch at a time. A scan is acceptable
+ * because the quarantine is bounded by its byte budget (trim-quarantine.ts).
+ */
+async function quarantineMentions(db: Kysely<Database>, needle: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('quarantine')
+      .select(['id', 'body_z'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(QUARANTINE_SCAN_BATCH)
+      .execute();
+    for (const row of rows) {
+      if (textMentionsLinkedinUrl(decodeQuarantineBody(row.body_z).toString('utf8'), needle))
+        found.add(row.id);
+    }
+    if (rows.length < QUARANTINE_SCAN_BATCH) return found;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 function personKey(jobId: string, position: number): string {
@@ -97,7 +119,6 @@ async function jobsMentioning(db: Kysely<Database>, needle: string, fromRows: re
 
 async function planPersonPurge(
   db: Kysely<Database>,
-  dialect: HooksyncDatabase['dialect'],
   needle: string,
   includeJobs: boolean,
 ): Promise<PersonPurgePlan> {
@@ -122,14 +143,7 @@ async function planPersonPurge(
       jobChanges.add(row.job_id);
     }
   }
-  const quarantine = new Set<string>();
-  for (const row of await db
-    .selectFrom('quarantine')
-    .select(['id', 'body'])
-    .where(quarantineBodyMatch(dialect, pattern))
-    .execute()) {
-    if (textMentionsLinkedinUrl(Buffer.from(row.body).toString('utf8'), needle)) quarantine.add(row.id);
-  }
+  const quarantine = await quarantineMentions(db, needle);
   const launchRows = new Set<string>();
   for (const row of await db
     .selectFrom('launch_rows')
@@ -271,20 +285,20 @@ export async function purgePerson(
   const needle = parseLinkedinUrl(options.linkedinUrl);
   const includeJobs = options.includeJobs === true;
   const dryRun = options.dryRun === true;
-  const { db, dialect } = database;
+  const { db } = database;
   let deleted: PurgeReport['deleted'];
   let mentioning: string[];
   try {
     if (dryRun) {
       // Read outside a transaction: on SQLite a transaction takes the write lock at BEGIN.
-      const plan = await planPersonPurge(db, dialect, needle, includeJobs);
+      const plan = await planPersonPurge(db, needle, includeJobs);
       deleted = countPlan(plan, includeJobs);
       mentioning = plan.mentioning;
     } else {
       // A job acknowledged but not yet normalized would bring the person's rows back after the purge.
       await normalizeAllQueuedJobs(database);
       ({ deleted, mentioning } = await db.transaction().execute(async (trx) => {
-        const plan = await planPersonPurge(trx, dialect, needle, includeJobs);
+        const plan = await planPersonPurge(trx, needle, includeJobs);
         return {
           deleted: await executePlan(trx, plan, includeJobs, needle),
           mentioning: plan.mentioning,

@@ -1,6 +1,7 @@
 /**
  * Keeps the quarantine's bodies under a total byte budget (issue 15): past it, the oldest bodies are
- * emptied first; their rows (reason, claimed job_id, when) stay, and say that the body was dropped.
+ * emptied first; their rows (reason, claimed job_id, when) stay, and say that the body was dropped. The
+ * budget counts stored bytes: the bodies as compressed in quarantine.body_z, not their received size.
  */
 import { sql } from 'kysely';
 import { chunkForParameters } from './chunk-for-parameters.js';
@@ -10,7 +11,7 @@ import type { HooksyncDatabase } from './open-database.js';
 export interface TrimQuarantineReport {
   /** Bodies emptied by this trim. */
   droppedBodies: number;
-  /** Body bytes the quarantine holds afterwards. */
+  /** Stored (compressed) body bytes the quarantine holds afterwards. */
   keptBytes: number;
 }
 
@@ -23,7 +24,7 @@ export async function trimQuarantine(
   budgetBytes: number,
 ): Promise<TrimQuarantineReport> {
   const { db, dialect } = database;
-  const length = dialect === 'postgres' ? sql<number>`octet_length(body)` : sql<number>`length(body)`;
+  const length = dialect === 'postgres' ? sql<number>`octet_length(body_z)` : sql<number>`length(body_z)`;
   const rows = await db
     .selectFrom('quarantine')
     .select(['id', length.as('bytes')])
@@ -42,7 +43,7 @@ export async function trimQuarantine(
   for (const ids of chunkForParameters(drop, 1)) {
     await db
       .updateTable('quarantine')
-      .set({ body: Buffer.alloc(0), detail: nowDetail })
+      .set({ body_z: Buffer.alloc(0), body_bytes: 0, detail: nowDetail })
       .where('id', 'in', ids)
       .execute();
   }

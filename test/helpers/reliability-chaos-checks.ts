@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { DeliveryRecord } from '../../src/simulator/webhook-dispatcher.js';
 import { tamperBody } from '../../src/simulator/webhook-dispatcher.js';
 import type { Database, JobSource } from '../../src/storage/database.js';
-import { listJobs } from '../../src/storage/job-queries.js';
+import { listJobs, listQuarantine } from '../../src/storage/job-queries.js';
 import { countQueued } from '../../src/storage/normalization-queue.js';
 import type { ChaosJob, ChaosRun } from './reliability-chaos-run.js';
 import type { ChaosSimulators } from './reliability-chaos-sims.js';
@@ -168,7 +168,7 @@ export async function checkQuarantine(
   sims: ChaosSimulators,
   jobs: readonly ChaosJob[],
 ) {
-  const rows = await db.selectFrom('quarantine').select(['reason', 'claimed_job_id', 'body']).execute();
+  const rows = await listQuarantine(db);
   const launched = new Set(jobs.map((j) => j.job_id));
   const records = groupBy(
     allDeliveries(sims).filter((r) => r.attempt > 0),

@@ -11,7 +11,9 @@ import { createClient } from '../../src/client/create-client.js';
 import type { StartReceiverOptions } from '../../src/receiver/start-receiver.js';
 import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
 import { createSimulator, type Simulator } from '../../src/simulator/create-simulator.js';
+import { encodeBytes } from '../../src/storage/envelope-codec.js';
 import { getJob } from '../../src/storage/job-queries.js';
+import { decodeQuarantineBody } from '../../src/storage/quarantine-body.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
 import { deliver, NOW_MS, NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
 import { holdRequest } from '../helpers/reliability-flood.js';
@@ -112,9 +114,12 @@ describe('receiver boundaries', () => {
   it('stores refusals up to a rate per reason, counts the rest, and keeps bodies under a byte budget', async () => {
     // A clock that moves 1 ms per reading: "oldest" is by received_at, and all of it stays in one minute.
     let clock = NOW_MS;
+    // The budget counts stored (compressed) bytes: room for the two signed bodies, not for the unsigned ones.
+    const signed = [paddedEnvelope(50_000), paddedEnvelope(50_000)];
+    const budget = signed.reduce((sum, { text }) => sum + encodeBytes(Buffer.from(`${text} `)).length, 0);
     const { url, key, running } = await start({
       now: () => clock++,
-      limits: { quarantineRatePerMinute: 3, quarantineBudgetBytes: 150_000 },
+      limits: { quarantineRatePerMinute: 3, quarantineBudgetBytes: budget },
     });
     const db = running.database.db;
     for (let i = 0; i < 6; i++) {
@@ -130,23 +135,22 @@ describe('receiver boundaries', () => {
       3,
     );
     // A verified token vouches for its body: kept whole, within the byte budget.
-    for (let i = 0; i < 2; i++) {
-      const { text, jobId } = paddedEnvelope(50_000);
+    for (const { text, jobId } of signed) {
       const token = await signDelivery(text, { key, iat: Math.floor(clock / 1000), jobId });
       expect((await deliver(url, `${text} `, token)).status).toBe(400);
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const rows = await db.selectFrom('quarantine').selectAll().execute();
     expect(rows).toHaveLength(5);
-    const total = rows.reduce((sum, row) => sum + row.body.length, 0);
-    expect(total).toBeLessThanOrEqual(150_000);
-    const dropped = rows.filter((row) => row.body.length === 0);
+    const total = rows.reduce((sum, row) => sum + row.body_z.length, 0);
+    expect(total).toBeLessThanOrEqual(budget);
+    const dropped = rows.filter((row) => row.body_z.length === 0 && row.body_bytes === 0);
     expect(dropped.length).toBeGreaterThan(0);
     expect(
       dropped.every((row) => row.reason === 'SIGNATURE_MISSING' && row.detail?.includes('body dropped')),
     ).toBe(true);
     expect(
-      rows.filter((row) => row.reason === 'BODY_HASH_MISMATCH').every((r) => r.body.length > 50_000),
+      rows.filter((row) => row.reason === 'BODY_HASH_MISMATCH').every((r) => r.body_bytes > 50_000),
     ).toBe(true);
     expect(await metric(url, /hooksync_quarantine_bodies_dropped_total (\d+)/)).toBe(dropped.length);
   });
@@ -221,7 +225,7 @@ describe('receiver boundaries', () => {
       .where('reason', '=', 'JTI_REUSED')
       .selectAll()
       .execute();
-    expect(kept.map((row) => Buffer.from(row.body).toString('utf8'))).toEqual([other.text]);
+    expect(kept.map((row) => decodeQuarantineBody(row.body_z).toString('utf8'))).toEqual([other.text]);
     // The same token and body again (a retry) is still 200 duplicate: that body is stored.
     const token = await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId });
     expect((await deliver(url, first.text, token)).body).toMatchObject({ duplicate: true });

@@ -1,10 +1,11 @@
 /**
  * The quarantine as the status page shows it: how many refused callbacks per reason, and the latest ones
  * with their ids and reasons. A body may hold personal data, so its first bytes are read only when the
- * operator asks for them (a body can be 32 MiB, so only a prefix is read from the database).
+ * operator asks for them (a body can be 32 MiB, so only a prefix of it is decompressed).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../storage/database.js';
+import { decodeQuarantineBodyPrefix } from '../../storage/quarantine-body.js';
 
 /** Latest quarantined callbacks listed. */
 export const DEFAULT_QUARANTINE_LIST_LIMIT = 50;
@@ -64,7 +65,8 @@ export async function loadQuarantineSummary(
     .map((row) => ({ reason: row.reason, count: Number(row.n) }))
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 
-  // substr and length work on bytes for SQLite blobs and Postgres bytea alike.
+  // A compressed body cannot be cut in SQL: with ?bodies=1 the listed rows' stored bodies are read whole
+  // (compressed, at most `limit` of them) and only their first bytes decompressed here.
   const rows = await db
     .selectFrom('quarantine')
     .select([
@@ -75,10 +77,8 @@ export async function loadQuarantineSummary(
       'kind',
       'content_type',
       'received_at',
-      bodies
-        ? sql<Uint8Array | null>`substr(body, 1, ${sql.lit(DEFAULT_BODY_PREVIEW_BYTES)})`.as('body_prefix')
-        : sql<null>`null`.as('body_prefix'),
-      sql<number | string | null>`length(body)`.as('body_bytes'),
+      'body_bytes',
+      bodies ? 'body_z' : sql<null>`null`.as('body_z'),
     ])
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')
@@ -88,22 +88,25 @@ export async function loadQuarantineSummary(
     total: reasons.reduce((sum, r) => sum + r.count, 0),
     reasons,
     bodies,
-    latest: rows.map((row) => ({
-      id: row.id,
-      reason: row.reason,
-      detail: row.detail,
-      claimedJobId: row.claimed_job_id,
-      kind: row.kind,
-      contentType: row.content_type,
-      receivedAt: row.received_at,
-      bodyPreview: bodies ? decodePrefix(row.body_prefix) : undefined,
-      bodyBytes: Number(row.body_bytes ?? 0),
-    })),
+    latest: await Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        reason: row.reason,
+        detail: row.detail,
+        claimedJobId: row.claimed_job_id,
+        kind: row.kind,
+        contentType: row.content_type,
+        receivedAt: row.received_at,
+        bodyPreview: bodies ? await decodePrefix(row.body_z) : undefined,
+        bodyBytes: Number(row.body_bytes),
+      })),
+    ),
   };
 }
 
-function decodePrefix(bytes: Uint8Array | null): string {
-  if (bytes === null) return '';
+async function decodePrefix(stored: Uint8Array | null): Promise<string> {
+  if (stored === null) return '';
+  const bytes = await decodeQuarantineBodyPrefix(stored, DEFAULT_BODY_PREVIEW_BYTES);
   // stream: true without a final flush drops a multi-byte character cut by the prefix instead of showing U+FFFD.
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: true });
 }

@@ -11,6 +11,7 @@ import * as m005 from './005-ui-sessions.js';
 import * as m006 from './006-destinations.js';
 import * as m007 from './007-launch-rows.js';
 import * as m008 from './008-compressed-envelopes.js';
+import * as m009 from './009-compressed-quarantine.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '006_destinations': m006,
   '007_launch_rows': m007,
   '008_compressed_envelopes': m008,
+  '009_compressed_quarantine': m009,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

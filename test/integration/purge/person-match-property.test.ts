@@ -15,6 +15,7 @@ import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { normalizeLinkedinUrl } from '../../../src/storage/purge-linkedin-url.js';
 import { purgePerson } from '../../../src/storage/purge-person.js';
+import { quarantineBodyColumns } from '../../../src/storage/quarantine-body.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 
 /** Characters of URLs and handles, plus the ones LIKE and escaping care about, plus non-ASCII. */
@@ -93,7 +94,7 @@ function defineMatchProperty(provision: () => Promise<{ url: string; drop: () =>
       .values({
         id: randomUUID(),
         reason: 'BODY_HASH_MISMATCH',
-        body: Buffer.from(envelope, 'utf8'),
+        ...quarantineBodyColumns(Buffer.from(envelope, 'utf8')),
         received_at: at,
       })
       .execute();

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
 import type { Database } from '../../../src/storage/database.js';
+import { listQuarantine } from '../../../src/storage/job-queries.js';
 import { createJobStore } from '../../../src/storage/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
@@ -247,7 +248,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     expect(urlsAfter.filter((url) => url === TOBIAS)).toHaveLength(3);
     const changes = await database.db.selectFrom('job_changes').select('job_id').execute();
     expect(changes.map((r) => r.job_id)).toEqual([seeded.oldJobChange]);
-    const quarantined = await database.db.selectFrom('quarantine').select('body').execute();
+    const quarantined = await listQuarantine(database.db);
     expect(quarantined.map((r) => Buffer.from(r.body).toString('utf8'))).toEqual(['{"not":"about anyone"}']);
 
     // A second purge finds nothing more to delete, but still reports the envelopes it kept.

@@ -195,9 +195,7 @@ export function receiverSuite(dialect: Dialect): void {
       expect(answer.body).toMatchObject({ code });
       expect(await getJob(db(), d.jobId)).toBeUndefined();
       // The token may not name the job (no job_id, not decodable): the new row is the refusal's.
-      const quarantined = (await db().selectFrom('quarantine').selectAll().execute()).filter(
-        (row) => !before.has(row.id),
-      );
+      const quarantined = (await listQuarantine(db())).filter((row) => !before.has(row.id));
       expect(quarantined).toHaveLength(1);
       expect(quarantined.map((q) => q.reason)).toContain(code);
       // A token that fails is refused before the body is read; an unsigned body is kept up to its prefix.

@@ -1,4 +1,5 @@
 /** Storage suite: quarantine, close, and the CLI queries. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   countJobs,
@@ -29,7 +30,7 @@ export function defineQuarantineAndQueryTests(ctx: SuiteContext): void {
         contentType: 'application/json',
         body,
       });
-      const rows = await ctx.database.db.selectFrom('quarantine').selectAll().execute();
+      const rows = await listQuarantine(ctx.database.db);
       expect(rows).toHaveLength(1);
       expect(Buffer.from(rows[0]!.body).equals(Buffer.from(body))).toBe(true);
       expect(rows[0]).toMatchObject({
@@ -40,6 +41,36 @@ export function defineQuarantineAndQueryTests(ctx: SuiteContext): void {
         received_at: new Date(START_MS).toISOString(),
       });
       expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('stores any body compressed and reads it back byte for byte (property)', async () => {
+      const store = ctx.newStore();
+      const seen = new Set<string>();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 3000 }),
+            fc
+              .string({ minLength: 1, maxLength: 40 })
+              .map((s) => Buffer.from(s.repeat(1 + 40_000 / s.length))),
+          ),
+          async (body) => {
+            await store.quarantine({ reason: 'SIGNATURE_INVALID', body });
+            const [row] = (await listQuarantine(ctx.database.db)).filter((r) => !seen.has(r.id));
+            seen.add(row!.id);
+            expect(row!.body.equals(Buffer.from(body))).toBe(true);
+            expect(row!.body_bytes).toBe(body.length);
+          },
+        ),
+        { numRuns: 25 },
+      );
+      const stored = await ctx.database.db
+        .selectFrom('quarantine')
+        .select(['body_z', 'body_bytes'])
+        .execute();
+      const raw = stored.reduce((sum, r) => sum + r.body_bytes, 0);
+      const kept = stored.reduce((sum, r) => sum + r.body_z.length, 0);
+      expect(kept).toBeLessThan(raw);
     });
 
     it('close waits for work in flight, then refuses new work as transient', async () => {

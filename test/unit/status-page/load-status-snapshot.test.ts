@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hourBucketOf, loadDeliveryStats } from '../../../src/receiver/status-page/load-delivery-stats.js';
 import { loadStatusSnapshot } from '../../../src/receiver/status-page/load-status-snapshot.js';
+import { quarantineBodyColumns } from '../../../src/storage/quarantine-body.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import {
   createStatusPostgres,
@@ -113,7 +114,7 @@ function suite(open: () => Promise<StatusDatabase>): void {
         claimed_job_id: null,
         kind: null,
         content_type: null,
-        body,
+        ...quarantineBodyColumns(body),
         received_at: new Date(SEED_NOW).toISOString(),
       })
       .execute();

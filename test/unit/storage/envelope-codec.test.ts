@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../src/errors.js';
-import { DICTIONARY_MAX_BYTES, decodeEnvelope, encodeEnvelope } from '../../../src/storage/envelope-codec.js';
+import {
+  DICTIONARY_MAX_BYTES,
+  decodeBytes,
+  decodeBytesPrefix,
+  decodeEnvelope,
+  encodeBytes,
+  encodeEnvelope,
+} from '../../../src/storage/envelope-codec.js';
 import {
   ENVELOPE_DICTIONARY_SHA256,
   ENVELOPE_DICTIONARY_TEXT,
@@ -45,5 +52,34 @@ describe('encodeEnvelope / decodeEnvelope', () => {
   it('keeps the dictionary stored envelopes depend on', () => {
     const hash = createHash('sha256').update(ENVELOPE_DICTIONARY_TEXT, 'utf8').digest('hex');
     expect(hash).toBe(ENVELOPE_DICTIONARY_SHA256);
+  });
+});
+
+describe('encodeBytes / decodeBytes / decodeBytesPrefix (quarantined bodies)', () => {
+  const bodies = fc.oneof(
+    fc.uint8Array({ maxLength: 2000 }),
+    // Past the dictionary threshold, brotli; repeated so that it compresses.
+    fc
+      .uint8Array({ minLength: 1, maxLength: 64 })
+      .map((chunk) => Buffer.concat(Array.from({ length: Math.ceil(20_000 / chunk.length) }, () => chunk))),
+  );
+
+  it('gives back arbitrary bytes (not UTF-8) exactly, and any prefix of them', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, fc.nat({ max: 30_000 }), async (body, cut) => {
+        const stored = encodeBytes(body);
+        expect(decodeBytes(stored).equals(Buffer.from(body))).toBe(true);
+        const prefix = await decodeBytesPrefix(stored, cut);
+        expect(prefix.equals(Buffer.from(body).subarray(0, cut))).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a damaged value with a StorageError, in whole or prefix', async () => {
+    const stored = encodeBytes(Buffer.from([0xff, 0xfe, 0x00, 0x80]));
+    stored[0] = 9;
+    expect(() => decodeBytes(stored)).toThrow(StorageError);
+    await expect(decodeBytesPrefix(stored, 10)).rejects.toThrow(StorageError);
   });
 });

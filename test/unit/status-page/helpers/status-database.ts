@@ -10,6 +10,7 @@ import { createEmptyCounts, type ReconcileReport } from '../../../../src/reconci
 import type { Database } from '../../../../src/storage/database.js';
 import { migrateToLatest } from '../../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../../src/storage/open-database.js';
+import { quarantineBodyColumns } from '../../../../src/storage/quarantine-body.js';
 import { createTestDatabase } from '../../../helpers/postgres.js';
 
 /** An open database for one test file. */
@@ -118,7 +119,7 @@ export async function seedStatusData(db: Kysely<Database>): Promise<void> {
         claimed_job_id: q.claimed,
         kind: i === 0 ? ('job_change' as const) : null,
         content_type: 'application/json',
-        body: Buffer.from(q.body, 'utf8'),
+        ...quarantineBodyColumns(Buffer.from(q.body, 'utf8')),
         received_at: iso(SEED_NOW - (10 - i) * 60_000),
       })),
     )
