@@ -13,17 +13,16 @@ describe('first use of the CLI', () => {
   let dir: string;
   let occupied: Server;
   let occupiedPort = 0;
-  let closedPort = 0;
+  let closedPort: number;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hooksync-first-use-'));
     occupied = createServer();
     await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
     occupiedPort = (occupied.address() as { port: number }).port;
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    closedPort = (closed.address() as { port: number }).port;
-    await new Promise((resolve) => closed.close(resolve));
+    // Port 2: nothing listens there and no test can bind it, so a connection is always refused (a port freed
+    // by a closed server could be taken by a parallel test file).
+    closedPort = 2;
   });
   afterAll(async () => {
     await new Promise((resolve) => occupied.close(resolve));

@@ -160,8 +160,10 @@ describe('retries', () => {
   });
 
   it('retries network errors and timeouts like a 5xx', async () => {
-    const closed = await startReceiver();
-    await closed.close();
+    // Port 2: nothing listens there, no test can bind it (they take ephemeral ports) and fetch does not block
+    // it as it does port 1, so every attempt is refused; a port freed by a closed server could be taken by a
+    // parallel test file.
+    const closed = { url: 'http://127.0.0.1:2/webhooks' };
     const { sim, receiver } = await setUp(() => 'hang', { retryBaseMs: 5, deliveryTimeoutMs: 50 });
     await reveal(sim, closed.url);
     await reveal(sim, receiver.url, '23.45.67.90');
