@@ -64,6 +64,19 @@ export function defineLaunchSuite(dialect: Dialect): void {
     const report = run.stdout === '' ? undefined : (JSON.parse(run.stdout) as Report);
     return { ...run, report: report as Report };
   };
+  /** Exports every stored job through a template of `columns` over `source`; the data rows, header left out. */
+  const exportColumns = async (
+    source: 'companies' | 'job_changes' | 'persons',
+    columns: { header: string; field: string }[],
+  ): Promise<string[][]> => {
+    const template = await write(
+      `${source}-${columns.length}.json`,
+      JSON.stringify({ name: 'carried', description: 'carried ids', source, dialect: 'crm-import', columns }),
+    );
+    const exported = await runCliCaptured(['export', '--template', template, '--all'], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    return (parse(exported.stdout) as string[][]).slice(1);
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hooksync-launch-'));
@@ -168,24 +181,12 @@ export function defineLaunchSuite(dialect: Dialect): void {
       expect(forced.report).toMatchObject({ launched: 3, skipped: 0 });
       expect(sim.jobs()).toHaveLength(6);
 
-      const template = await write(
-        'ids.json',
-        JSON.stringify({
-          name: 'ids',
-          description: 'carried ids',
-          source: 'companies',
-          dialect: 'crm-import',
-          columns: [
-            { header: 'Id', field: 'task.custom_fields.Id' },
-            { header: 'job_id', field: 'job_id' },
-          ],
-        }),
-      );
-      const exported = await runCliCaptured(['export', '--template', template, '--all'], { env });
-      expect(exported.code, exported.stderr).toBe(0);
-      const rows: string[][] = parse(exported.stdout);
-      expect(new Set(rows.slice(1).map((r) => r[0]))).toEqual(new Set(['001A', '001B', '001C']));
-      expect(rows.slice(1).every((r) => r[0] !== '')).toBe(true);
+      const rows = await exportColumns('companies', [
+        { header: 'Id', field: 'task.custom_fields.Id' },
+        { header: 'job_id', field: 'job_id' },
+      ]);
+      expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(['001A', '001B', '001C']));
+      expect(rows.every((r) => r[0] !== '')).toBe(true);
     });
 
     it('paces job-change checks inside the rate with few 429s, and exports the carried id', async () => {
@@ -215,27 +216,13 @@ export function defineLaunchSuite(dialect: Dialect): void {
         );
       expect(maxInWindow(starts, 1000)).toBeLessThanOrEqual(4);
 
-      const template = await write(
-        'jc.json',
-        JSON.stringify({
-          name: 'jc',
-          description: 'carried ids',
-          source: 'job_changes',
-          dialect: 'crm-import',
-          columns: [
-            { header: 'Id', field: 'task.custom_fields.Id' },
-            { header: 'email', field: 'task.professional_email' },
-          ],
-        }),
+      const rows = await exportColumns('job_changes', [
+        { header: 'Id', field: 'task.custom_fields.Id' },
+        { header: 'email', field: 'task.professional_email' },
+      ]);
+      expect(rows.map((r) => `${r[0]}=${r[1]}`).sort()).toEqual(
+        Array.from({ length: 12 }, (_, i) => `C-${i}=person${i}@acme.com`).sort(),
       );
-      const exported = await runCliCaptured(['export', '--template', template, '--all'], { env });
-      const rows: string[][] = parse(exported.stdout);
-      expect(
-        rows
-          .slice(1)
-          .map((r) => `${r[0]}=${r[1]}`)
-          .sort(),
-      ).toEqual(Array.from({ length: 12 }, (_, i) => `C-${i}=person${i}@acme.com`).sort());
     }, 30_000);
 
     it('--pages launches pages up to the first short one, and persons carry the row id', async () => {
@@ -280,22 +267,13 @@ export function defineLaunchSuite(dialect: Dialect): void {
       }
       expect(run.report.launched).toBe(sim.jobs().length);
 
-      const template = await write(
-        'p.json',
-        JSON.stringify({
-          name: 'p',
-          description: 'carried ids',
-          source: 'persons',
-          dialect: 'crm-import',
-          columns: [
-            { header: 'account', field: 'task.custom_fields.account' },
-            { header: 'job_id', field: 'job_id' },
-          ],
-        }),
-      );
-      const exported = await runCliCaptured(['export', '--template', template, '--all'], { env });
       const ours = new Set(sim.jobs().map((j) => j.job_id));
-      const rows = (parse(exported.stdout) as string[][]).slice(1).filter((r) => ours.has(r[1] ?? ''));
+      const rows = (
+        await exportColumns('persons', [
+          { header: 'account', field: 'task.custom_fields.account' },
+          { header: 'job_id', field: 'job_id' },
+        ])
+      ).filter((r) => ours.has(r[1] ?? ''));
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r[0] === 'A-1' || r[0] === 'A-2')).toBe(true);
 
