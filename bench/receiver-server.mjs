@@ -17,6 +17,7 @@
  *   hooksync  startReceiver() from dist/, i.e. `hooksync serve` (SQLite file or Postgres URL)
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { serveChannel } from './lib/child-channel.mjs';
@@ -194,7 +195,9 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinatio
     ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
     : new URL('../dist/', import.meta.url);
   const { loadConfig } = await import(new URL('config/load-config.js', dist).href);
-  const { startReceiver } = await import(new URL('receiver/start-receiver.js', dist).href);
+  // A build from before issue 14 kept the composition root in receiver/.
+  const root = existsSync(new URL('server/start-receiver.js', dist)) ? 'server' : 'receiver';
+  const { startReceiver } = await import(new URL(`${root}/start-receiver.js`, dist).href);
   // The environment `hooksync serve` would read; port 0 picks a free one.
   const config = loadConfig({
     HOOKSYNC_DATABASE_URL: databaseUrl,

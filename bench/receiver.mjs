@@ -142,7 +142,7 @@ if (variants.includes('hooksync-base') && !flags['base-dist']) {
   throw new TypeError('the variant hooksync-base needs --base-dist DIR (the dist/ of another build)');
 }
 for (const kind of payloads) if (!(kind in POOL_PER_SECOND)) throw new TypeError(`unknown payload ${kind}`);
-if (!existsSync(new URL('../dist/receiver/start-receiver.js', import.meta.url))) {
+if (!existsSync(new URL('../dist/server/start-receiver.js', import.meta.url))) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(2);
 }

@@ -66,8 +66,6 @@ export {
   type DeliveryHandler,
   type DeliveryHandlerDeps,
 } from './receiver/handle-delivery.js';
-export { type RunningReceiver, startReceiver } from './receiver/start-receiver.js';
-export { createAdminRouter } from './reconcile/create-admin-router.js';
 export { createLauncher } from './reconcile/create-launcher.js';
 export { listReconcileRuns } from './reconcile/reconcile-history.js';
 export type { ReconcileReport } from './reconcile/reconcile-report.js';
@@ -75,6 +73,8 @@ export type { ReconcileReport } from './reconcile/reconcile-report.js';
 export { recordExpectedJobs } from './reconcile/record-expected-jobs.js';
 export { type ReconcileDeps, type ReconcileOptions, runReconcile } from './reconcile/run-reconcile.js';
 export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
+export { createAdminRouter } from './server/create-admin-router.js';
+export { type RunningReceiver, startReceiver } from './server/start-receiver.js';
 export type { Database } from './storage/database.js';
 export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';

@@ -12,7 +12,7 @@ import {
   type RunningReceiver,
   type StartReceiverOptions,
   startReceiver,
-} from '../../src/receiver/start-receiver.js';
+} from '../../src/server/start-receiver.js';
 import { createTestDatabase } from './postgres.js';
 import { createSigningKey, type JwksServer, type SigningKey, startJwksServer } from './webhook-signer.js';
 

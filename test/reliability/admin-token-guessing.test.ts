@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_FAILURES_PER_ADDRESS,
   DEFAULT_GLOBAL_FAILURES,
-} from '../../src/admin-access/create-auth-throttle.js';
+} from '../../src/server/admin-access/create-auth-throttle.js';
 import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { requestFrom, signInFrom } from '../helpers/request-from-address.js';
 import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';

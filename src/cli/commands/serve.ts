@@ -75,7 +75,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       isPostgresUrl(config.databaseUrl) || config.databaseUrl === ':memory:'
         ? async () => {}
         : await claimSqliteFile(config.databaseUrl);
-    const { startReceiver } = await import('../../receiver/start-receiver.js');
+    const { startReceiver } = await import('../../server/start-receiver.js');
     let running: Awaited<ReturnType<typeof startReceiver>>;
     try {
       running = await startReceiver({

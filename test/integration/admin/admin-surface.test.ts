@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FAILURES_PER_ADDRESS } from '../../../src/admin-access/create-auth-throttle.js';
+import { DEFAULT_FAILURES_PER_ADDRESS } from '../../../src/server/admin-access/create-auth-throttle.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
 import { type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import { requestFrom, signInFrom } from '../../helpers/request-from-address.js';

@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
-import { loadStatusSnapshot } from '../../../src/receiver/status-page/load-status-snapshot.js';
-import { renderDestinations } from '../../../src/receiver/status-page/render-destinations.js';
+import { loadStatusSnapshot } from '../../../src/server/status-page/load-status-snapshot.js';
+import { renderDestinations } from '../../../src/server/status-page/render-destinations.js';
 import {
   createWebhookSecret,
   type StandardWebhookConsumer,

@@ -381,7 +381,7 @@ export function defineLaunchSuite(dialect: Dialect): void {
     });
 
     it('absorbs the callbacks of launched jobs as duplicates', async () => {
-      const { startReceiver } = await import('../../../src/receiver/start-receiver.js');
+      const { startReceiver } = await import('../../../src/server/start-receiver.js');
       const { loadConfig } = await import('../../../src/config/load-config.js');
       const { pino } = await import('pino');
       const receiver = await startReceiver({

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Kysely } from 'kysely';
-import { createStatusPageRouter } from '../../../src/receiver/status-page/create-status-page-router.js';
+import { createStatusPageRouter } from '../../../src/server/status-page/create-status-page-router.js';
 import type { Database } from '../../../src/storage/database.js';
 
 /** A listening app. */

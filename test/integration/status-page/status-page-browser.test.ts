@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE_NAME } from '../../../src/receiver/status-page/session-cookie.js';
+import { SESSION_COOKIE_NAME } from '../../../src/server/status-page/session-cookie.js';
 import { chromiumSuiteName, HAS_CHROMIUM, launchChromium } from '../../helpers/chromium.js';
 import {
   createStatusSqlite,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { runDemo } from '../../../src/demo/run-demo.js';
-import { startReceiver } from '../../../src/receiver/start-receiver.js';
+import { startReceiver } from '../../../src/server/start-receiver.js';
 import { chromiumSuiteName, HAS_CHROMIUM, launchChromium } from '../../helpers/chromium.js';
 
 const TOKEN = 'demo-admin-token-0123456789abcdef';

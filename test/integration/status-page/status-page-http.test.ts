@@ -7,12 +7,12 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FAILURES_PER_ADDRESS } from '../../../src/admin-access/create-auth-throttle.js';
-import { STATUS_PAGE_PATH } from '../../../src/receiver/status-page/create-status-page-router.js';
+import { DEFAULT_FAILURES_PER_ADDRESS } from '../../../src/server/admin-access/create-auth-throttle.js';
+import { STATUS_PAGE_PATH } from '../../../src/server/status-page/create-status-page-router.js';
 import {
   DEFAULT_SESSION_SECONDS,
   SESSION_COOKIE_NAME,
-} from '../../../src/receiver/status-page/session-cookie.js';
+} from '../../../src/server/status-page/session-cookie.js';
 import { requestFrom, signInFrom } from '../../helpers/request-from-address.js';
 import {
   createStatusSqlite,

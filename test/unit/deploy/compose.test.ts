@@ -17,7 +17,7 @@ import { DEFAULT_SIM_PORT, SIM_RETRY_BASE_MS_VARIABLE } from '../../../src/cli/c
 import type { CliContext } from '../../../src/cli/context.js';
 import { createProgram } from '../../../src/cli/create-program.js';
 import { CONFIG_VARIABLES, DEFAULT_PORT, loadConfig } from '../../../src/config/load-config.js';
-import { type RunningReceiver, startReceiver } from '../../../src/receiver/start-receiver.js';
+import { type RunningReceiver, startReceiver } from '../../../src/server/start-receiver.js';
 import { commandProblems } from './command-problems.js';
 import { type DockerInstruction, readDockerfile, readEnvPairs } from './read-dockerfile.js';
 import { readYamlSubset, type YamlValue } from './read-yaml-subset.js';

@@ -8,14 +8,14 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countExpectedJobs } from '../../../src/reconcile/list-expected-jobs.js';
 import {
   type AuthThrottle,
   createAuthThrottle,
   DEFAULT_FAILURES_PER_ADDRESS,
-} from '../../../src/admin-access/create-auth-throttle.js';
-import { isAuthorizedBearer } from '../../../src/admin-access/is-same-secret.js';
-import { createAdminRouter } from '../../../src/reconcile/create-admin-router.js';
-import { countExpectedJobs } from '../../../src/reconcile/list-expected-jobs.js';
+} from '../../../src/server/admin-access/create-auth-throttle.js';
+import { isAuthorizedBearer } from '../../../src/server/admin-access/is-same-secret.js';
+import { createAdminRouter } from '../../../src/server/create-admin-router.js';
 import { requestFrom } from '../../helpers/request-from-address.js';
 import { createTempSqlite, type TempDatabase } from './helpers/temp-database.js';
 

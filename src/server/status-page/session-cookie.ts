@@ -5,7 +5,7 @@
  * working when it expires or when the token changes.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { isSameSecret } from '../../admin-access/is-same-secret.js';
+import { isSameSecret } from '../admin-access/is-same-secret.js';
 
 /** Name of the cookie. */
 export const SESSION_COOKIE_NAME = 'hooksync_ui_session';

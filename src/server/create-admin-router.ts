@@ -7,11 +7,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { type AuthThrottle, createAuthThrottle } from '../admin-access/create-auth-throttle.js';
-import { assertAdminTokenLength } from '../admin-access/min-admin-token-length.js';
-import { requireAdminBearer } from '../admin-access/require-admin-bearer.js';
 import { ValidationError } from '../errors.js';
-import type { Database } from '../storage/database.js';
 import {
   countExpectedJobs,
   DEFAULT_LIST_LIMIT,
@@ -19,9 +15,13 @@ import {
   isExpectedJobState,
   listExpectedJobs,
   MAX_LIST_LIMIT,
-} from './list-expected-jobs.js';
-import { parseExpectedJobsBody } from './parse-expected-jobs-body.js';
-import { recordExpectedJobs } from './record-expected-jobs.js';
+} from '../reconcile/list-expected-jobs.js';
+import { parseExpectedJobsBody } from '../reconcile/parse-expected-jobs-body.js';
+import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
+import type { Database } from '../storage/database.js';
+import { type AuthThrottle, createAuthThrottle } from './admin-access/create-auth-throttle.js';
+import { assertAdminTokenLength } from './admin-access/min-admin-token-length.js';
+import { requireAdminBearer } from './admin-access/require-admin-bearer.js';
 
 /** Path of the ledger's admin resource. */
 export const EXPECTED_JOBS_PATH = '/admin/expected-jobs';

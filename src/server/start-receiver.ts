@@ -5,9 +5,6 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { countAuthRefusals } from '../admin-access/count-auth-refusals.js';
-import { createAuthThrottle } from '../admin-access/create-auth-throttle.js';
-import { MIN_ADMIN_TOKEN_LENGTH } from '../admin-access/min-admin-token-length.js';
 import { createClient } from '../client/create-client.js';
 import type { HooksyncConfig } from '../config/load-config.js';
 import { createDispatcher } from '../destinations/create-dispatcher.js';
@@ -15,7 +12,15 @@ import { createDestinationMetrics } from '../destinations/destination-metrics.js
 import type { ConfiguredDestination } from '../destinations/load-destinations.js';
 import { openDispatchDatabase } from '../destinations/open-dispatch-database.js';
 import { ConfigError } from '../errors.js';
-import { createAdminRouter } from '../reconcile/create-admin-router.js';
+import { createDeliveryStats, type DeliveryStats } from '../receiver/create-delivery-stats.js';
+import { createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
+import { createReceiver, type Receiver } from '../receiver/create-receiver.js';
+import type { DeliveryLimits } from '../receiver/delivery-limits.js';
+import {
+  createDeliveryHandler,
+  type DeliveryHandler,
+  type FinderFetch,
+} from '../receiver/handle-delivery.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { purgeExpiredDeliveries } from '../storage/job-queries.js';
@@ -26,11 +31,10 @@ import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { startWorkerJobStore } from '../storage/worker-job-store.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
-import { createDeliveryStats, type DeliveryStats } from './create-delivery-stats.js';
-import { createMetrics, type ReceiverMetrics } from './create-metrics.js';
-import { createReceiver, type Receiver } from './create-receiver.js';
-import type { DeliveryLimits } from './delivery-limits.js';
-import { createDeliveryHandler, type DeliveryHandler, type FinderFetch } from './handle-delivery.js';
+import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
+import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
+import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access/min-admin-token-length.js';
+import { createAdminRouter } from './create-admin-router.js';
 import { createStatusPageRouter } from './status-page/create-status-page-router.js';
 
 /** How often delivery records of expired tokens are deleted. */
