@@ -59,6 +59,7 @@ export { listTemplates, loadTemplate } from './export/load-template.js';
 export { parseTemplate } from './export/parse-template.js';
 export { type ExportReport, runExport } from './export/run-export.js';
 export { writeCsv } from './export/write-csv.js';
+export { createLauncher } from './launch/create-launcher.js';
 export { createWebhookMiddleware } from './receiver/create-webhook-middleware.js';
 // The receiver
 export {
@@ -66,11 +67,8 @@ export {
   type DeliveryHandler,
   type DeliveryHandlerDeps,
 } from './receiver/handle-delivery.js';
-export { createLauncher } from './reconcile/create-launcher.js';
 export { listReconcileRuns } from './reconcile/reconcile-history.js';
 export type { ReconcileReport } from './reconcile/reconcile-report.js';
-// The ledger and reconcile
-export { recordExpectedJobs } from './reconcile/record-expected-jobs.js';
 export { type ReconcileDeps, type ReconcileOptions, runReconcile } from './reconcile/run-reconcile.js';
 export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
 export { createAdminRouter } from './server/create-admin-router.js';
@@ -79,6 +77,8 @@ export type { Database } from './storage/database.js';
 export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
 export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
+// The ledger and reconcile
+export { recordExpectedJobs } from './storage/ledger/record-expected-jobs.js';
 export { type MigrationReport, migrateToLatest } from './storage/migrate-to-latest.js';
 // Storage
 export { type HooksyncDatabase, openDatabase } from './storage/open-database.js';

@@ -13,7 +13,7 @@ import { type Logger, pino } from 'pino';
 import { createClient } from '../client/create-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { parseDestinations } from '../destinations/load-destinations.js';
-import { createLauncher, type LaunchResult } from '../reconcile/create-launcher.js';
+import { createLauncher, type LaunchResult } from '../launch/create-launcher.js';
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { startReceiver } from '../server/start-receiver.js';
 import { createSimulator } from '../simulator/create-simulator.js';

@@ -3,7 +3,7 @@
  * job kinds, and secrets given as `{ "env": "NAME" }` or a literal `whsec_…` string.
  */
 import { z } from 'zod';
-import { parseDuration } from '../reconcile/parse-duration.js';
+import { parseDuration } from '../config/parse-duration.js';
 
 /** The job kinds a destination may filter on. */
 export const DESTINATION_KINDS = ['company_reveal', 'job_change', 'search_contact', 'unknown'] as const;

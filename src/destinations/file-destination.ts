@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { loadTemplate } from '../export/load-template.js';
 import { runExport } from '../export/run-export.js';
 // The reconcile lease is a generic named lease (a row of `leases`); the file drop takes one of its own.
-import { acquireLease, createLeaseHolderId, releaseLease } from '../reconcile/acquire-lease.js';
+import { acquireLease, createLeaseHolderId, releaseLease } from '../storage/leases/acquire-lease.js';
 import { DESTINATION_KINDS, destinationNameSchema } from './config-fields.js';
 import type { DestinationDeps, DestinationType, ScheduledDestination } from './destination-type.js';
 

@@ -9,9 +9,9 @@ import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
 import { isPlainObject } from '../contract/custom-fields.js';
 import { ServiceError, StorageError } from '../errors.js';
-import type { Launcher, LaunchResult } from '../reconcile/create-launcher.js';
 import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
+import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
 import {

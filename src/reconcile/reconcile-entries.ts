@@ -8,10 +8,8 @@ import type { Logger } from 'pino';
 import type { ServiceError } from '../errors.js';
 import type { Database, JobKind } from '../storage/database.js';
 import type { StoreInput, StoreResult } from '../storage/job-store.js';
-import { type FetchOutcome, type FinderClient, fetchExpectedJob } from './fetch-expected-job.js';
-import type { ExpectedJobRow } from './list-expected-jobs.js';
-import type { ReconcileCounts } from './reconcile-report.js';
-import { readEntryState } from './select-due-entries.js';
+import type { ExpectedJobRow } from '../storage/ledger/list-expected-jobs.js';
+import { readEntryState } from '../storage/ledger/select-due-entries.js';
 import {
   type AttemptPolicy,
   markFailed,
@@ -20,7 +18,9 @@ import {
   markStillRunning,
   recordFailedAttempt,
   recordFoundKind,
-} from './update-expected-job.js';
+} from '../storage/ledger/update-expected-job.js';
+import { type FetchOutcome, type FinderClient, fetchExpectedJob } from './fetch-expected-job.js';
+import type { ReconcileCounts } from './reconcile-report.js';
 
 /** Where the run stores fetched jobs: the job store, or anything with its `store`. */
 export interface ReconcileStore {

@@ -11,19 +11,23 @@ import type { PacingStats } from '../client/pacer.js';
 import type { LearnedRateLimit } from '../client/rate-limit-learning.js';
 import { ServiceError } from '../errors.js';
 import type { Database, JobKind } from '../storage/database.js';
-import { createLeaseHolderId, DEFAULT_LEASE_TTL_MS, RECONCILE_LEASE_NAME } from './acquire-lease.js';
-import { type FinderClient, isRunStoppingError } from './fetch-expected-job.js';
-import { DEFAULT_LEASE_POLL_MS, holdLease } from './hold-lease.js';
-import { type ReconcileProgress, type ReconcileStore, reconcileEntries } from './reconcile-entries.js';
-import { closeAbandonedRuns, finishRunRecord, startRunRecord } from './reconcile-history.js';
-import { createEmptyCounts, type ReconcileReport, type ReconcileStatus } from './reconcile-report.js';
+import {
+  createLeaseHolderId,
+  DEFAULT_LEASE_TTL_MS,
+  RECONCILE_LEASE_NAME,
+} from '../storage/leases/acquire-lease.js';
+import { DEFAULT_LEASE_POLL_MS, holdLease } from '../storage/leases/hold-lease.js';
 import {
   closeStoredEntries,
   countNotFetchable,
   type DueWindow,
   selectDueEntries,
-} from './select-due-entries.js';
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from './update-expected-job.js';
+} from '../storage/ledger/select-due-entries.js';
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from '../storage/ledger/update-expected-job.js';
+import { type FinderClient, isRunStoppingError } from './fetch-expected-job.js';
+import { type ReconcileProgress, type ReconcileStore, reconcileEntries } from './reconcile-entries.js';
+import { closeAbandonedRuns, finishRunRecord, startRunRecord } from './reconcile-history.js';
+import { createEmptyCounts, type ReconcileReport, type ReconcileStatus } from './reconcile-report.js';
 
 /** Entries younger than this are left for their callback (the "grace period"). */
 export const DEFAULT_OLDER_THAN_MS = 15 * 60_000;

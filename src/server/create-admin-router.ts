@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
 import { ValidationError } from '../errors.js';
+import type { Database } from '../storage/database.js';
 import {
   countExpectedJobs,
   DEFAULT_LIST_LIMIT,
@@ -15,10 +16,9 @@ import {
   isExpectedJobState,
   listExpectedJobs,
   MAX_LIST_LIMIT,
-} from '../reconcile/list-expected-jobs.js';
-import { parseExpectedJobsBody } from '../reconcile/parse-expected-jobs-body.js';
-import { recordExpectedJobs } from '../reconcile/record-expected-jobs.js';
-import type { Database } from '../storage/database.js';
+} from '../storage/ledger/list-expected-jobs.js';
+import { parseExpectedJobsBody } from '../storage/ledger/parse-expected-jobs-body.js';
+import { recordExpectedJobs } from '../storage/ledger/record-expected-jobs.js';
 import { type AuthThrottle, createAuthThrottle } from './admin-access/create-auth-throttle.js';
 import { assertAdminTokenLength } from './admin-access/min-admin-token-length.js';
 import { requireAdminBearer } from './admin-access/require-admin-bearer.js';

@@ -5,7 +5,7 @@
  * delivery and retry to settle. Reconcile and the checks are the test's.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLauncher, type Launcher } from '../../src/reconcile/create-launcher.js';
+import { createLauncher, type Launcher } from '../../src/launch/create-launcher.js';
 import { createJobStore } from '../../src/storage/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import type { ChaosSender, ChaosSimulators } from './reliability-chaos-sims.js';

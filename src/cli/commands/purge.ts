@@ -1,6 +1,6 @@
 /** `hooksync purge`: delete stored data for retention and privacy requests. */
 import type { Command } from 'commander';
-import { parseDuration } from '../../reconcile/parse-duration.js';
+import { parseDuration } from '../../config/parse-duration.js';
 import { parseLinkedinUrl } from '../../storage/purge-linkedin-url.js';
 import { PURGE_TABLES, type PurgeReport, totalPurged } from '../../storage/purge-report.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';

@@ -1,7 +1,7 @@
 /** `hooksync reconcile`: recover missing jobs through the finders. */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { parseDuration } from '../../reconcile/parse-duration.js';
+import { parseDuration } from '../../config/parse-duration.js';
 import type { ReconcileProgress } from '../../reconcile/reconcile-entries.js';
 import {
   DEFAULT_HISTORY_LIMIT,

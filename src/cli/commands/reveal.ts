@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CONFIG_VARIABLES, type HooksyncConfig } from '../../config/load-config.js';
 import { isPlainObject } from '../../contract/custom-fields.js';
-import type { LaunchResult } from '../../reconcile/create-launcher.js';
+import type { LaunchResult } from '../../launch/create-launcher.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
@@ -90,7 +90,7 @@ export function registerRevealCommand(program: Command, ctx: CliContext): void {
     const customFields = parseCustomFields(flags.customField);
     const logger = createLogger(config.logLevel, ctx.stderr);
     const { createClient } = await import('../../client/create-client.js');
-    const { createLauncher } = await import('../../reconcile/create-launcher.js');
+    const { createLauncher } = await import('../../launch/create-launcher.js');
     const { createJobStore } = await import('../../storage/job-store.js');
     const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const client = createClient({ ...service, logger });

@@ -8,9 +8,9 @@ import {
   TRACKABLE_KINDS,
   type TrackableKind,
   validateExpectedJobs,
-} from '../../reconcile/parse-expected-jobs.js';
-import { parseJobIdList } from '../../reconcile/parse-job-id-list.js';
-import type { ExpectedJob } from '../../reconcile/record-expected-jobs.js';
+} from '../../storage/ledger/parse-expected-jobs.js';
+import { parseJobIdList } from '../../storage/ledger/parse-job-id-list.js';
+import type { ExpectedJob } from '../../storage/ledger/record-expected-jobs.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption } from '../options.js';
@@ -87,7 +87,7 @@ export function registerTrackCommand(program: Command, ctx: CliContext): void {
     }
     const jobs = await collectJobs(ids, flags, ctx);
     const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
-    const { recordExpectedJobs } = await import('../../reconcile/record-expected-jobs.js');
+    const { recordExpectedJobs } = await import('../../storage/ledger/record-expected-jobs.js');
     const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const database = await openMigratedDatabase(config.databaseUrl);
     try {

@@ -5,10 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type DestinationState, listDestinationStates } from '../../destinations/destination-admin.js';
-import type { ExpectedJobRow } from '../../reconcile/list-expected-jobs.js';
-import { countExpectedJobs, listExpectedJobs } from '../../reconcile/list-expected-jobs.js';
 import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
 import type { Database, ExpectedJobState } from '../../storage/database.js';
+import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
+import { countExpectedJobs, listExpectedJobs } from '../../storage/ledger/list-expected-jobs.js';
 import { type DeliveryStats, loadDeliveryStats } from './load-delivery-stats.js';
 import { loadQuarantineSummary, type QuarantineSummary } from './load-quarantine-summary.js';
 

@@ -2,9 +2,10 @@
  * The tables of the status page: quarantine, ledger, reconcile runs, export cursors. Every value passes
  * through the `html` tag, so quarantined bodies, reasons and error texts are shown, never interpreted.
  */
-import type { ExpectedJobRow } from '../../reconcile/list-expected-jobs.js';
-import { EXPECTED_JOB_STATES } from '../../reconcile/list-expected-jobs.js';
+
 import type { ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
+import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
+import { EXPECTED_JOB_STATES } from '../../storage/ledger/list-expected-jobs.js';
 import { formatCount, formatDuration, formatInstant, redactSecrets } from './format-values.js';
 import type { QuarantineSummary } from './load-quarantine-summary.js';
 import type { ExportCursorEntry, LedgerSummary, Section } from './load-status-snapshot.js';

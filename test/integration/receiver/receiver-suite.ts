@@ -220,7 +220,7 @@ export function receiverSuite(dialect: Dialect): void {
   });
 
   it('marks an existing ledger entry for refusals of a verified token, and creates none (issue 19)', async () => {
-    const { recordExpectedJobs } = await import('../../../src/reconcile/record-expected-jobs.js');
+    const { recordExpectedJobs } = await import('../../../src/storage/ledger/record-expected-jobs.js');
     const expired = envelopeText('job-change-left');
     const unsigned = envelopeText('search-contact');
     const tampered = envelopeText('job-change-moved');

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/create-client.js';
 import { ConfigError } from '../../../src/errors.js';
-import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { getJob } from '../../../src/storage/job-queries.js';
+import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 
 describe('serve with --reconcile-cron', () => {

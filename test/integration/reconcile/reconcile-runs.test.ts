@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/create-client.js';
 import { parseSearchContactRequest } from '../../../src/contract/requests.js';
-import { createLauncher } from '../../../src/reconcile/create-launcher.js';
-import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
+import { createLauncher } from '../../../src/launch/create-launcher.js';
 import {
   DEFAULT_CONCURRENCY,
   type ReconcileDeps,
@@ -17,6 +16,7 @@ import {
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { listJobs } from '../../../src/storage/job-queries.js';
 import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import {

@@ -17,7 +17,7 @@ import {
   SEEDED,
   type StatusDatabase,
   seedStatusData,
-} from '../../unit/status-page/helpers/status-database.js';
+} from '../../unit/server/status-page/helpers/status-database.js';
 import { type StatusApp, startStatusApp } from './start-status-app.js';
 
 const TOKEN = 'browser-admin-token-0123456789abcdef';

@@ -21,7 +21,7 @@ import {
   SEEDED,
   type StatusDatabase,
   seedStatusData,
-} from '../../unit/status-page/helpers/status-database.js';
+} from '../../unit/server/status-page/helpers/status-database.js';
 import { type StatusApp, startStatusApp } from './start-status-app.js';
 
 const TOKEN = 'status-page-admin-token-0123456789abcdef';

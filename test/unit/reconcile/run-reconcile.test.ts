@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/create-client.js';
-import { acquireLease, RECONCILE_LEASE_NAME, readLease } from '../../../src/reconcile/acquire-lease.js';
 import { listReconcileRuns } from '../../../src/reconcile/reconcile-history.js';
-import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
 import { type ReconcileOptions, runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import type { JobKind } from '../../../src/storage/database.js';
 import { getJob } from '../../../src/storage/job-queries.js';
 import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { acquireLease, RECONCILE_LEASE_NAME, readLease } from '../../../src/storage/leases/acquire-lease.js';
+import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { jsonReply } from '../../helpers/http-stub-server.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import {

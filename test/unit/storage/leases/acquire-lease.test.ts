@@ -9,10 +9,14 @@ import {
   readLease,
   releaseLease,
   renewLease,
-} from '../../../src/reconcile/acquire-lease.js';
-import { openDatabase } from '../../../src/storage/open-database.js';
-import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
-import { createTempPostgres, createTempSqlite, type TempDatabase } from './helpers/temp-database.js';
+} from '../../../../src/storage/leases/acquire-lease.js';
+import { openDatabase } from '../../../../src/storage/open-database.js';
+import { pgSuiteName, TEST_DATABASE_URL } from '../../../helpers/postgres.js';
+import {
+  createTempPostgres,
+  createTempSqlite,
+  type TempDatabase,
+} from '../../reconcile/helpers/temp-database.js';
 
 const T0 = Date.UTC(2026, 0, 5, 3, 0, 0);
 const TTL = 60_000;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../database.js';
 
 /** The lease reconcile runs under. */
 export const RECONCILE_LEASE_NAME = 'reconcile';

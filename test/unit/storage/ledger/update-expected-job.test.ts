@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
+import { recordExpectedJobs } from '../../../../src/storage/ledger/record-expected-jobs.js';
 import {
   DEFAULT_ATTEMPT_POLICY,
   markNotFound,
   recordFailedAttempt,
   retryDelayMs,
-} from '../../../src/reconcile/update-expected-job.js';
-import { createTempSqlite, type TempDatabase } from './helpers/temp-database.js';
+} from '../../../../src/storage/ledger/update-expected-job.js';
+import { createTempSqlite, type TempDatabase } from '../../reconcile/helpers/temp-database.js';
 
 const A = '0b9c5f7e-1d2a-4c3b-8e4f-5a6b7c8d9e0f';
 const T0 = Date.UTC(2026, 0, 1);

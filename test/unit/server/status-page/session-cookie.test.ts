@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAuthorizedBearer, isSameSecret } from '../../../src/server/admin-access/is-same-secret.js';
+import { isAuthorizedBearer, isSameSecret } from '../../../../src/server/admin-access/is-same-secret.js';
 import {
   createSessionValue,
   newSessionId,
@@ -12,7 +12,7 @@ import {
   readCookie,
   SESSION_COOKIE_NAME,
   serializeSessionCookie,
-} from '../../../src/server/status-page/session-cookie.js';
+} from '../../../../src/server/status-page/session-cookie.js';
 
 const TOKEN = 'status-admin-token-0123456789abcdef';
 const NOW = Date.UTC(2026, 10, 22, 21, 0, 0);

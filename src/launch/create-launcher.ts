@@ -13,7 +13,7 @@ import { claimedJobId } from '../contract/job-kind.js';
 import { ServiceError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import type { StoreInput, StoreResult } from '../storage/job-store.js';
-import { recordExpectedJobs } from './record-expected-jobs.js';
+import { recordExpectedJobs } from '../storage/ledger/record-expected-jobs.js';
 
 /** The requests, as the client's launchers take them. */
 export type CompanyRevealRequest = Parameters<Client['companyReveal']>[0];

@@ -4,7 +4,7 @@
  * CSV without a job_id column is refused as such.
  */
 import { parse } from 'csv-parse/sync';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../../errors.js';
 import {
   type ExpectedJobCandidate,
   type TrackableKind,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../src/errors.js';
-import { parseExpectedJobsBody } from '../../../src/reconcile/parse-expected-jobs-body.js';
+import { ValidationError } from '../../../../src/errors.js';
+import { parseExpectedJobsBody } from '../../../../src/storage/ledger/parse-expected-jobs-body.js';
 
 const A = '0b9c5f7e-1d2a-4c3b-8e4f-5a6b7c8d9e0f';
 const B = '1c0d6e8f-2e3b-4d4c-9f5a-6b7c8d9e0f1a';

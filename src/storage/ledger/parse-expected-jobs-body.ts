@@ -2,7 +2,7 @@
  * The body of POST /admin/expected-jobs: `{ "jobs": [{ "job_id", "kind" }, ...] }` or
  * `{ "job_ids": [...], "kind": "..." }`. Validated whole, like `hooksync track`.
  */
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../../errors.js';
 import {
   type ExpectedJobCandidate,
   isTrackableKind,

@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { createEmptyCounts, type ReconcileReport } from '../../../../src/reconcile/reconcile-report.js';
-import type { Database } from '../../../../src/storage/database.js';
-import { migrateToLatest } from '../../../../src/storage/migrate-to-latest.js';
-import { type HooksyncDatabase, openDatabase } from '../../../../src/storage/open-database.js';
-import { quarantineBodyColumns } from '../../../../src/storage/quarantine-body.js';
-import { createTestDatabase } from '../../../helpers/postgres.js';
+import { createEmptyCounts, type ReconcileReport } from '../../../../../src/reconcile/reconcile-report.js';
+import type { Database } from '../../../../../src/storage/database.js';
+import { migrateToLatest } from '../../../../../src/storage/migrate-to-latest.js';
+import { type HooksyncDatabase, openDatabase } from '../../../../../src/storage/open-database.js';
+import { quarantineBodyColumns } from '../../../../../src/storage/quarantine-body.js';
+import { createTestDatabase } from '../../../../helpers/postgres.js';
 
 /** An open database for one test file. */
 export interface StatusDatabase {

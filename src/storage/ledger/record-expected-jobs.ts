@@ -4,7 +4,7 @@
  * or not at all: more than one statement's worth runs in one transaction.
  */
 import type { Kysely } from 'kysely';
-import type { Database, ExpectedJobOrigin, JobKind } from '../storage/database.js';
+import type { Database, ExpectedJobOrigin, JobKind } from '../database.js';
 
 /** One job we expect. */
 export interface ExpectedJob {

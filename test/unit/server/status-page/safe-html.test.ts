@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, SafeHtml, trustedHtml } from '../../../src/server/status-page/safe-html.js';
+import { escapeHtml, html, SafeHtml, trustedHtml } from '../../../../src/server/status-page/safe-html.js';
 
 function unescapeHtml(text: string): string {
   return text

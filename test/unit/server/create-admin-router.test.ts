@@ -8,7 +8,6 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countExpectedJobs } from '../../../src/reconcile/list-expected-jobs.js';
 import {
   type AuthThrottle,
   createAuthThrottle,
@@ -16,8 +15,9 @@ import {
 } from '../../../src/server/admin-access/create-auth-throttle.js';
 import { isAuthorizedBearer } from '../../../src/server/admin-access/is-same-secret.js';
 import { createAdminRouter } from '../../../src/server/create-admin-router.js';
+import { countExpectedJobs } from '../../../src/storage/ledger/list-expected-jobs.js';
 import { requestFrom } from '../../helpers/request-from-address.js';
-import { createTempSqlite, type TempDatabase } from './helpers/temp-database.js';
+import { createTempSqlite, type TempDatabase } from '../reconcile/helpers/temp-database.js';
 
 const TOKEN = 'admin-token-of-some-length-0123456789';
 const A = '0b9c5f7e-1d2a-4c3b-8e4f-5a6b7c8d9e0f';

@@ -5,7 +5,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../database.js';
 import { acquireLease, releaseLease, renewLease } from './acquire-lease.js';
 
 /** How often a waiting run asks for the lease again. */

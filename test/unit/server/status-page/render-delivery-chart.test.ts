@@ -3,13 +3,13 @@
  * every bar named by a title that says the hour and the counts.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryStats } from '../../../src/server/status-page/load-delivery-stats.js';
-import { CHART_OUTCOMES } from '../../../src/server/status-page/load-delivery-stats.js';
+import type { DeliveryStats } from '../../../../src/server/status-page/load-delivery-stats.js';
+import { CHART_OUTCOMES } from '../../../../src/server/status-page/load-delivery-stats.js';
 import {
   chooseScale,
   outcomeClass,
   renderDeliveryChart,
-} from '../../../src/server/status-page/render-delivery-chart.js';
+} from '../../../../src/server/status-page/render-delivery-chart.js';
 
 function stats(countsByHour: Record<string, number>[], extraOutcomes: string[] = []): DeliveryStats {
   const start = Date.UTC(2026, 10, 22, 0);

@@ -4,8 +4,8 @@
  * reconcile fetches it at once; it never creates one. Also the two reads the unsigned-fetch budget needs.
  */
 import type { Kysely } from 'kysely';
-import { TERMINAL_STATUSES } from '../contract/enums.js';
-import type { Database } from './database.js';
+import { TERMINAL_STATUSES } from '../../contract/enums.js';
+import type { Database } from '../database.js';
 
 /**
  * Makes a pending entry for `jobId` due now (its backoff is lifted); returns false when the ledger has no

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../../src/reconcile/parse-duration.js';
+import { parseDuration } from '../../../src/config/parse-duration.js';
 
 describe('parseDuration', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../src/errors.js';
-import { parseJobIdList } from '../../../src/reconcile/parse-job-id-list.js';
+import { ValidationError } from '../../../../src/errors.js';
+import { parseJobIdList } from '../../../../src/storage/ledger/parse-job-id-list.js';
 
 const A = '0b9c5f7e-1d2a-4c3b-8e4f-5a6b7c8d9e0f';
 const B = '1c0d6e8f-2e3b-4d4c-9f5a-6b7c8d9e0f1a';

@@ -4,7 +4,7 @@
  * the entry meanwhile (the store marks it received) is never overwritten.
  */
 import type { Kysely } from 'kysely';
-import type { Database, JobKind } from '../storage/database.js';
+import type { Database, JobKind } from '../database.js';
 
 /** Failed attempts after which an entry is given up as failed. */
 export const DEFAULT_MAX_ATTEMPTS = 8;

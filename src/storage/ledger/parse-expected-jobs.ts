@@ -3,8 +3,8 @@
  * UUID (Job Change / Search Contact Finder: "job_id (UUID)") and each kind one hooksync can expect.
  * A list with any bad entry is refused whole, naming every bad entry, so that nothing is half recorded.
  */
-import { JOB_ID_PATTERN } from '../contract/job-id.js';
-import { ValidationError } from '../errors.js';
+import { JOB_ID_PATTERN } from '../../contract/job-id.js';
+import { ValidationError } from '../../errors.js';
 import type { ExpectedJob } from './record-expected-jobs.js';
 
 /** The kinds a user can track (a hint from the receiver may also be `unknown`). */
