@@ -7,7 +7,6 @@
 // The client
 export { type Client, type ClientOptions, createClient } from './client/create-client.js';
 export type { JobResponse } from './client/job-response.js';
-export type { RateLimit } from './client/pacer.js';
 // Configuration
 export { type HooksyncConfig, loadConfig } from './config/load-config.js';
 export { isTerminalStatus, JOB_STATUSES, type JobKind, type JobStatus } from './contract/enums.js';
@@ -24,6 +23,7 @@ export {
 export { isJobId } from './contract/job-id.js';
 export { claimedJobId, detectJobKind } from './contract/job-kind.js';
 export { parseJsonText, stringifyJson } from './contract/json.js';
+export type { RateLimit } from './contract/rate-limit.js';
 export {
   parseCompanyRevealRequest,
   parseJobChangeRequest,

@@ -5,6 +5,7 @@
 import { type Logger, pino } from 'pino';
 import { canParseUrl } from '../contract/formats.js';
 import { DEFAULT_RATE_LIMIT } from '../contract/limits.js';
+import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import { ServiceError } from '../errors.js';
 import { type ApiKeysResource, createApiKeysResource } from './api-keys.js';
 import type { CallOptions } from './call-options.js';
@@ -15,7 +16,7 @@ import {
   type JobChangeResource,
 } from './job-change.js';
 import { createJwksMethod, type JwksMethod } from './jwks.js';
-import { assertRateLimit, Pacer, type PacingStats, type RateLimit } from './pacer.js';
+import { Pacer, type PacingStats } from './pacer.js';
 import { combineRateLimits, type LearnedRateLimit, pickKeyRate } from './rate-limit-learning.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './read-capped-body.js';
 import { createRedactor } from './redact-secret.js';

@@ -4,13 +4,8 @@
  * which is before we see its answer, so no window of `intervalSeconds` on the service's clock can hold
  * more than `perInterval` of our requests (Limits part), however the network delays them.
  */
+import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
-
-/** A rate: at most `perInterval` requests in any `intervalSeconds` window. */
-export interface RateLimit {
-  readonly perInterval: number;
-  readonly intervalSeconds: number;
-}
 
 /** What the pacer has done so far, for logs and metrics. */
 export interface PacingStats {
@@ -58,17 +53,6 @@ interface Waiter {
 /** A spent token: `endMs` is Infinity while its request is in flight. */
 interface Spent {
   endMs: number;
-}
-
-/** Throws TypeError unless `limit` is a positive integer count over a positive finite interval. */
-export function assertRateLimit(limit: RateLimit): void {
-  const { perInterval, intervalSeconds } = limit ?? {};
-  if (!Number.isSafeInteger(perInterval) || perInterval < 1) {
-    throw new TypeError(`perInterval must be a positive integer, got ${String(perInterval)}`);
-  }
-  if (typeof intervalSeconds !== 'number' || !Number.isFinite(intervalSeconds) || intervalSeconds <= 0) {
-    throw new TypeError(`intervalSeconds must be a positive number, got ${String(intervalSeconds)}`);
-  }
 }
 
 /** How long a token stays spent after its request finished, margin included. */

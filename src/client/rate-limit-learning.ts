@@ -4,7 +4,7 @@
  * 50 per 60 s, Limits part), so the stricter of the two holds in every window.
  */
 import type { ApiKeyList } from '../contract/api-keys.js';
-import type { RateLimit } from './pacer.js';
+import type { RateLimit } from '../contract/rate-limit.js';
 
 /** Where learnRateLimit found the rate it adopted. */
 export type RateLimitSource = 'current-key' | 'master-key' | 'unchanged';

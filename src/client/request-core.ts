@@ -4,10 +4,11 @@
  */
 import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
+import type { RateLimit } from '../contract/rate-limit.js';
 import { readRateLimitHeaders } from '../contract/rate-limit.js';
 import { ResponseReadError, ServiceError } from '../errors.js';
 import { parseErrorResponse } from './error-response.js';
-import type { Pacer, RateLimit } from './pacer.js';
+import type { Pacer } from './pacer.js';
 import { readCappedBody } from './read-capped-body.js';
 import {
   computeRetryDelayMs,

@@ -7,6 +7,11 @@ export const DEFAULT_RATE_LIMIT = Object.freeze({ perInterval: 50, intervalSecon
 
 /** A webhook signature expires exactly 15 minutes after iat. */
 export const SIGNATURE_LIFETIME_SECONDS = 900;
+/**
+ * Clock skew allowed on a webhook token's iat and exp, in seconds; also how long after its exp a token's jti
+ * is kept as a replay guard.
+ */
+export const DEFAULT_TOLERANCE_SECONDS = 60;
 /** The service retries a callback up to 5 times... */
 export const WEBHOOK_MAX_RETRIES = 5;
 /** ...when the receiver answers one of these statuses, and never on any other. */

@@ -45,3 +45,20 @@ export function readRateLimitHeaders(get: (name: string) => string | null | unde
     retryAfterSeconds: num(RATE_LIMIT_HEADERS.retryAfter),
   };
 }
+
+/** A rate: at most `perInterval` requests in any `intervalSeconds` window. */
+export interface RateLimit {
+  readonly perInterval: number;
+  readonly intervalSeconds: number;
+}
+
+/** Throws TypeError unless `limit` is a positive integer count over a positive finite interval. */
+export function assertRateLimit(limit: RateLimit): void {
+  const { perInterval, intervalSeconds } = limit ?? {};
+  if (!Number.isSafeInteger(perInterval) || perInterval < 1) {
+    throw new TypeError(`perInterval must be a positive integer, got ${String(perInterval)}`);
+  }
+  if (typeof intervalSeconds !== 'number' || !Number.isFinite(intervalSeconds) || intervalSeconds <= 0) {
+    throw new TypeError(`intervalSeconds must be a positive number, got ${String(intervalSeconds)}`);
+  }
+}

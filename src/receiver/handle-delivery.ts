@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { type SignatureReason, StorageError } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
@@ -16,7 +17,6 @@ import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledg
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/trim-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
-import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';

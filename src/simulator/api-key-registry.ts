@@ -3,8 +3,9 @@
  * sub-keys, each with its own rate. Keys are opaque strings; the interface shows UUIDs but never requires
  * a client to parse them.
  */
-import type { RateLimit } from '../client/pacer.js';
+
 import type { ApiKeyRecord } from '../contract/api-keys.js';
+import type { RateLimit } from '../contract/rate-limit.js';
 import { ValidationError } from '../errors.js';
 
 /** The contract's API key record, re-exported for the simulator's callers. */

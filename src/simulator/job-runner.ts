@@ -4,8 +4,8 @@
  * it finishes. With `asyncMs` the launcher answers RUNNING and the job finishes that many ms later.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { sleep } from '../client/sleep.js';
 import type { JobStatus } from '../contract/enums.js';
 import { stringifyJson } from '../contract/json.js';
 import type { AccountBalance } from './account-balance.js';
@@ -96,7 +96,7 @@ export class JobRunner {
     const provisional = envelopeText('SUCCEEDED', startDate, startDate, task, output);
     store.put(running, provisional);
     const end = this.#deps.activity.begin();
-    sleep(this.#asyncMs, this.#closing.signal)
+    sleep(this.#asyncMs, undefined, { signal: this.#closing.signal })
       .then(
         () => {
           const text = envelopeText('SUCCEEDED', startDate, formatServiceDate(now()), task, output);

@@ -4,7 +4,7 @@
  * not counted. Retry-After is rounded up to whole seconds, so that a retry after it finds a free slot
  * (unless another client takes it first).
  */
-import type { RateLimit } from '../client/pacer.js';
+import type { RateLimit } from '../contract/rate-limit.js';
 
 /** Why a request was refused: the limit it hit and how long until a slot frees. */
 export interface RateRefusal {

@@ -3,8 +3,7 @@
  * TypeError; the CLI turns flags into these options and its errors into a usage error).
  */
 import type { Logger } from 'pino';
-import type { RateLimit } from '../client/pacer.js';
-import { assertRateLimit } from '../client/pacer.js';
+import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import type { SubKeySpec } from './api-key-registry.js';
 import { assertFaultRates, type FaultRates } from './delivery-faults.js';
 

@@ -4,8 +4,8 @@
  * backoff (base * 2^n), never on any other status. Injects the configured faults and records every attempt.
  */
 import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { sleep } from '../client/sleep.js';
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_STATUSES } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import type { ActivityTracker } from './activity-tracker.js';
@@ -137,7 +137,8 @@ export class WebhookDispatcher {
 
   async #schedule(delivery: Delivery): Promise<void> {
     try {
-      if (this.#config.delayMs > 0) await sleep(this.#config.delayMs, this.#closing.signal);
+      if (this.#config.delayMs > 0)
+        await sleep(this.#config.delayMs, undefined, { signal: this.#closing.signal });
     } catch {
       delivery.end();
       return;
@@ -184,7 +185,9 @@ export class WebhookDispatcher {
           const retry = await this.#attempt(delivery, copy, attempt, token);
           if (attempt === 1) markSent();
           if (!retry || attempt > WEBHOOK_MAX_RETRIES) return;
-          await sleep(this.#config.retryBaseMs * 2 ** (attempt - 1), this.#closing.signal);
+          await sleep(this.#config.retryBaseMs * 2 ** (attempt - 1), undefined, {
+            signal: this.#closing.signal,
+          });
         }
       } catch (error) {
         // The simulator closing interrupts a delivery on purpose; anything else is a bug worth a log line.

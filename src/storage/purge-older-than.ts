@@ -4,7 +4,7 @@
  * before it, and the delivery counts of hours that ended before it. A dry run counts the same rows.
  */
 import type { Kysely } from 'kysely';
-import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify-callback.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
 import { createEmptyPurgeCounts, type PurgeReport, type PurgeTable } from './purge-report.js';

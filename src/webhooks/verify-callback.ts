@@ -6,14 +6,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { claimedJobId } from '../contract/job-kind.js';
 import { parseJsonText } from '../contract/json.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import type { WebhookClaims } from '../contract/webhook-signature.js';
 import { SignatureError } from '../errors.js';
 import type { KeySource } from './key-source.js';
 import { assertTokenTimes } from './parse-webhook-claims.js';
 import { verifyToken } from './verify-token.js';
-
-/** Clock skew allowed on iat and exp, in seconds. */
-export const DEFAULT_TOLERANCE_SECONDS = 60;
 
 const bodyDecoder = new TextDecoder('utf-8', { fatal: true });
 
