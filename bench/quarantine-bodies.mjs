@@ -3,7 +3,7 @@
  * Quarantined bodies, received vs stored (issue 13, migration 009): realistic refused bodies (a whole
  * 250-person page refused for its body hash, a reveal kept for a reused jti, the 64 KiB prefix kept of an
  * unsigned page, random non-UTF-8 bytes as the incompressible worst case) through the real byte codec
- * (dist/storage/quarantine-body.js), with the received size as the baseline. Sizes only, no timings.
+ * (dist/storage/quarantine/quarantine-body.js), with the received size as the baseline. Sizes only, no timings.
  *
  *   npm run build && node bench/quarantine-bodies.mjs
  */
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { createRandom, realisticReveal, realisticSearchPage } from './lib/realistic-payloads.mjs';
 
 const { quarantineBodyColumns, decodeQuarantineBody } = await import(
-  new URL('../dist/storage/quarantine-body.js', import.meta.url).href
+  new URL('../dist/storage/quarantine/quarantine-body.js', import.meta.url).href
 );
 const random = createRandom(13);
 const id = (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -75,7 +75,7 @@ export { createAdminRouter } from './server/create-admin-router.js';
 export { type RunningReceiver, startReceiver } from './server/start-receiver.js';
 export type { Database } from './storage/database.js';
 export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
-export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
+export { getJob, listJobs } from './storage/job-queries.js';
 export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
 // The ledger and reconcile
 export { recordExpectedJobs } from './storage/ledger/record-expected-jobs.js';
@@ -87,6 +87,7 @@ export { openMigratedDatabase } from './storage/open-migrated-database.js';
 export { purgeOlderThan } from './storage/purge-older-than.js';
 export { purgePerson } from './storage/purge-person.js';
 export type { PurgeReport } from './storage/purge-report.js';
+export { listQuarantine } from './storage/quarantine/list-quarantine.js';
 export { decodeClaimsUnverified } from './webhooks/decode-claims-unverified.js';
 // Verifying callbacks
 export {

@@ -5,8 +5,9 @@
  * not stored one by one; and a total byte budget for bodies, the oldest emptied first (rows stay).
  */
 import type { Logger } from 'pino';
-import type { JobStore, QuarantineInput } from '../storage/job-store.js';
-import type { TrimQuarantineReport } from '../storage/trim-quarantine.js';
+import type { JobStore } from '../storage/job-store.js';
+import type { TrimQuarantineReport } from '../storage/quarantine/trim-quarantine.js';
+import type { QuarantineInput } from '../storage/quarantine/write-quarantine.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 
 /** Bytes kept of a body no verified token vouches for. */

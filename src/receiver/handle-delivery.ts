@@ -15,7 +15,7 @@ import { type SignatureReason, StorageError } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
-import { trimQuarantine } from '../storage/trim-quarantine.js';
+import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';

@@ -1,12 +1,11 @@
 /**
- * Reads used by the CLI and the admin API: stored jobs, quarantined bodies, and the purge of jti records
+ * Reads used by the CLI and the admin API: stored jobs, and the purge of jti records
  * whose tokens have expired. Failures surface as StorageError.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { classifyStorageError } from './classify-storage-error.js';
-import type { Database, JobKind, JobsTable, QuarantineTable } from './database.js';
+import type { Database, JobKind, JobsTable } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
-import { decodeQuarantineBody } from './quarantine-body.js';
+import { assertLimit, guarded } from './query-guards.js';
 
 /** A stored job as read back: its columns, with the envelope as the exact text that arrived. */
 export type JobRow = Omit<Selectable<JobsTable>, 'envelope_z'> & { readonly envelope: string };
@@ -15,8 +14,6 @@ export type JobRow = Omit<Selectable<JobsTable>, 'envelope_z'> & { readonly enve
 function decoded({ envelope_z, ...row }: Selectable<JobsTable>): JobRow {
   return { ...row, envelope: decodeEnvelope(envelope_z) };
 }
-/** A quarantined callback as read back, with `body` its exact bytes as received (a Buffer on both dialects). */
-export type QuarantineRow = Omit<Selectable<QuarantineTable>, 'body_z'> & { readonly body: Buffer };
 
 /** Filters of {@link listJobs} and {@link countJobs}. */
 export interface JobFilter {
@@ -28,20 +25,6 @@ export interface JobFilter {
 export interface ListJobsOptions extends JobFilter {
   /** At most this many (default: every match). */
   readonly limit?: number;
-}
-
-async function guarded<T>(query: () => Promise<T>): Promise<T> {
-  try {
-    return await query();
-  } catch (error) {
-    throw classifyStorageError(error);
-  }
-}
-
-function assertLimit(limit: number | undefined): void {
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
-    throw new TypeError('limit must be a non-negative integer');
-  }
 }
 
 /** The stored job `jobId`, or undefined. */
@@ -75,22 +58,6 @@ export async function countJobs(db: Kysely<Database>, filter: JobFilter = {}): P
     const row = await query.executeTakeFirstOrThrow();
     // Postgres returns count(*) as a bigint string, SQLite as a number.
     return Number(row.count);
-  });
-}
-
-/** Quarantined bodies, newest first. */
-export async function listQuarantine(
-  db: Kysely<Database>,
-  options: { limit?: number } = {},
-): Promise<QuarantineRow[]> {
-  assertLimit(options.limit);
-  return guarded(async () => {
-    let query = db.selectFrom('quarantine').selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc');
-    if (options.limit !== undefined) query = query.limit(options.limit);
-    return (await query.execute()).map(({ body_z, ...row }) => ({
-      ...row,
-      body: decodeQuarantineBody(body_z),
-    }));
   });
 }
 

@@ -8,15 +8,18 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
-import type { Database, JobKind } from './database.js';
+import type { Database } from './database.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
-import { insertRows } from './insert-rows.js';
 import { type HeldRows, normalizeQueuedJobs, rowsFromText } from './normalization-queue.js';
 import type { NormalizedRows } from './normalize-envelope.js';
-import { textOrNull } from './normalize-values.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
-import { quarantineBodyColumns } from './quarantine-body.js';
+import {
+  assertQuarantineInput,
+  type QuarantinedBody,
+  type QuarantineInput,
+  writeQuarantine,
+} from './quarantine/write-quarantine.js';
 import {
   isQueuedForNormalizer,
   type NormalizationMode,
@@ -45,27 +48,6 @@ export const DEFAULT_HELD_CHARS = 64 * 1024 * 1024;
 export const DEFAULT_NORMALIZE_MAX_DELAY_MS = 250;
 /** Deferred: how often the queue is looked at anyway (jobs another process queued, a failed batch). */
 export const DEFAULT_NORMALIZE_POLL_MS = 10_000;
-
-/** A body refused by the receiver, kept with the reason. */
-export interface QuarantineInput {
-  /** A SignatureReason or another refusal code. */
-  readonly reason: string;
-  readonly detail?: string;
-  /** input.task.job_id as the body claimed it, if it could be read. */
-  readonly claimedJobId?: string;
-  readonly kind?: JobKind | null;
-  readonly contentType?: string;
-  /** The raw body bytes, as received. */
-  readonly body: Uint8Array;
-}
-
-/** Throws TypeError for a caller's mistake: a quarantine needs a reason and the body's bytes. */
-export function assertQuarantineInput(input: QuarantineInput): void {
-  if (typeof input?.reason !== 'string' || input.reason === '') {
-    throw new TypeError('quarantine: reason must be a non-empty string');
-  }
-  if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
-}
 
 /** Collaborators of {@link createJobStore}. */
 export interface JobStoreDeps {
@@ -111,20 +93,6 @@ export type StoreOperation =
       readonly atMs: number;
     };
 
-function quarantineRow(operation: Extract<StoreOperation, { type: 'quarantine' }>, nowIso: string) {
-  const { input } = operation;
-  return {
-    id: operation.id,
-    reason: textOrNull(input.reason) ?? '',
-    detail: textOrNull(input.detail),
-    claimed_job_id: textOrNull(input.claimedJobId),
-    kind: input.kind ?? null,
-    content_type: textOrNull(input.contentType),
-    ...quarantineBodyColumns(input.body),
-    received_at: nowIso,
-  };
-}
-
 /** Writes a batch of operations in the open transaction `trx`; one result per operation, in order. */
 async function writeOperations(
   trx: Kysely<Database>,
@@ -134,19 +102,19 @@ async function writeOperations(
 ): Promise<Array<StoreResult | undefined>> {
   const jobIndexes: number[] = [];
   const jobs: PreparedJob[] = [];
-  const quarantined = [];
+  const quarantined: QuarantinedBody[] = [];
   for (const [index, operation] of operations.entries()) {
     if (operation.type === 'job') {
       jobIndexes.push(index);
       jobs.push(operation.job);
     } else {
-      quarantined.push(quarantineRow(operation, nowIso));
+      quarantined.push(operation);
     }
   }
   const results: Array<StoreResult | undefined> = new Array(operations.length).fill(undefined);
   const stored = await writeJobs(trx, jobs, nowIso, options);
   for (const [i, index] of jobIndexes.entries()) results[index] = stored[i];
-  await insertRows(trx, 'quarantine', quarantined, options.runner);
+  await writeQuarantine(trx, quarantined, nowIso, options.runner);
   return results;
 }
 

@@ -21,7 +21,7 @@ import {
   textMentionsLinkedinUrl,
 } from './purge-linkedin-url.js';
 import { createEmptyPurgeCounts, type PurgeReport } from './purge-report.js';
-import { decodeQuarantineBody } from './quarantine-body.js';
+import { decodeQuarantineBody } from './quarantine/quarantine-body.js';
 
 /** Knobs of {@link purgePerson}. */
 export interface PurgePersonOptions {

@@ -8,15 +8,9 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
-import {
-  assertQuarantineInput,
-  type JobStore,
-  type JobStoreStats,
-  type QuarantineInput,
-  type StoreOperation,
-  type StoreResult,
-} from './job-store.js';
+import type { JobStore, JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
 import { prepareJob } from './prepare-job.js';
+import { assertQuarantineInput, type QuarantineInput } from './quarantine/write-quarantine.js';
 import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
 
 /** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */

@@ -13,7 +13,7 @@ import { createSimulator, type Simulator } from '../../src/simulator/create-simu
 import { encodeBytes } from '../../src/storage/envelope-codec.js';
 import { getJob } from '../../src/storage/job-queries.js';
 import { recordExpectedJobs } from '../../src/storage/ledger/record-expected-jobs.js';
-import { decodeQuarantineBody } from '../../src/storage/quarantine-body.js';
+import { decodeQuarantineBody } from '../../src/storage/quarantine/quarantine-body.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
 import { deliver, NOW_MS, NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
 import { holdRequest } from '../helpers/reliability-flood.js';

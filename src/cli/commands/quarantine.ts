@@ -21,7 +21,7 @@ export function registerQuarantineCommand(program: Command, ctx: CliContext): vo
     const limit = parseLimit(flags.limit);
     const config = loadCliConfig(ctx.env, { databaseUrl: flags.databaseUrl });
     await requireExistingDatabase(config.databaseUrl);
-    const { listQuarantine } = await import('../../storage/job-queries.js');
+    const { listQuarantine } = await import('../../storage/quarantine/list-quarantine.js');
     const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const rows = await withMigratedDatabase(config.databaseUrl, ({ db }) =>
       listQuarantine(db, limit !== undefined ? { limit } : {}),

@@ -9,8 +9,11 @@ import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reco
 import type { Database, ExpectedJobState } from '../../storage/database.js';
 import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
 import { countExpectedJobs, listExpectedJobs } from '../../storage/ledger/list-expected-jobs.js';
+import {
+  loadQuarantineSummary,
+  type QuarantineSummary,
+} from '../../storage/quarantine/load-quarantine-summary.js';
 import { type DeliveryStats, loadDeliveryStats } from './load-delivery-stats.js';
-import { loadQuarantineSummary, type QuarantineSummary } from './load-quarantine-summary.js';
 
 /** Ledger entries listed per state. */
 export const DEFAULT_LEDGER_LIST_LIMIT = 50;

@@ -6,8 +6,8 @@
 import type { ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
 import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
 import { EXPECTED_JOB_STATES } from '../../storage/ledger/list-expected-jobs.js';
+import type { QuarantineSummary } from '../../storage/quarantine/load-quarantine-summary.js';
 import { formatCount, formatDuration, formatInstant, redactSecrets } from './format-values.js';
-import type { QuarantineSummary } from './load-quarantine-summary.js';
 import type { ExportCursorEntry, LedgerSummary, Section } from './load-status-snapshot.js';
 import { type HtmlValue, html, type SafeHtml } from './safe-html.js';
 

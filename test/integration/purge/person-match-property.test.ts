@@ -15,7 +15,7 @@ import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { normalizeLinkedinUrl } from '../../../src/storage/purge-linkedin-url.js';
 import { purgePerson } from '../../../src/storage/purge-person.js';
-import { quarantineBodyColumns } from '../../../src/storage/quarantine-body.js';
+import { quarantineBodyColumns } from '../../../src/storage/quarantine/quarantine-body.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 
 /** Characters of URLs and handles, plus the ones LIKE and escaping care about, plus non-ASCII. */

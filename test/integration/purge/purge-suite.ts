@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Database } from '../../../src/storage/database.js';
-import { listQuarantine } from '../../../src/storage/job-queries.js';
 import { createJobStore } from '../../../src/storage/job-store.js';
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
@@ -14,6 +13,7 @@ import { openMigratedDatabase } from '../../../src/storage/open-migrated-databas
 import { decodePersonTexts } from '../../../src/storage/person-texts.js';
 import { purgeOlderThan } from '../../../src/storage/purge-older-than.js';
 import type { PurgeReport } from '../../../src/storage/purge-report.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 

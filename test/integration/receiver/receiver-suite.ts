@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { base64url, exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJob, listQuarantine } from '../../../src/storage/job-queries.js';
+import { getJob } from '../../../src/storage/job-queries.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import {
   type Dialect,

@@ -1,14 +1,9 @@
 /** Storage suite: quarantine, close, and the CLI queries. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  countJobs,
-  getJob,
-  listJobs,
-  listQuarantine,
-  purgeExpiredDeliveries,
-} from '../../../src/storage/job-queries.js';
+import { countJobs, getJob, listJobs, purgeExpiredDeliveries } from '../../../src/storage/job-queries.js';
 import { createJobStore } from '../../../src/storage/job-store.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import {
   companyRevealText,
   jobChangeText,

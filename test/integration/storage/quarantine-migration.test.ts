@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { columnTypesFor } from '../../../src/storage/column-types.js';
-import { listQuarantine } from '../../../src/storage/job-queries.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { MIGRATIONS } from '../../../src/storage/migrations/migration-provider.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { purgePerson } from '../../../src/storage/purge-person.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'hooksync-m009-'));

@@ -15,12 +15,13 @@ import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
 import { exportRows } from '../../../src/export/export-rows.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { columnTypesFor } from '../../../src/storage/column-types.js';
-import { getJob, listJobs, listQuarantine } from '../../../src/storage/job-queries.js';
+import { getJob, listJobs } from '../../../src/storage/job-queries.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { MIGRATIONS } from '../../../src/storage/migrations/migration-provider.js';
 import { normalizeAllQueuedJobs } from '../../../src/storage/normalization-queue.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { purgePerson } from '../../../src/storage/purge-person.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 
 const FIXTURE = new URL('../../fixtures/upgrade/release-0.1.0.sqlite', import.meta.url);

@@ -10,7 +10,7 @@ import { createEmptyCounts, type ReconcileReport } from '../../../../../src/reco
 import type { Database } from '../../../../../src/storage/database.js';
 import { migrateToLatest } from '../../../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../../../src/storage/open-database.js';
-import { quarantineBodyColumns } from '../../../../../src/storage/quarantine-body.js';
+import { quarantineBodyColumns } from '../../../../../src/storage/quarantine/quarantine-body.js';
 import { createTestDatabase } from '../../../../helpers/postgres.js';
 
 /** An open database for one test file. */

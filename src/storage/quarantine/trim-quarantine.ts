@@ -4,8 +4,8 @@
  * budget counts stored bytes: the bodies as compressed in quarantine.body_z, not their received size.
  */
 import { sql } from 'kysely';
-import { chunkForParameters } from './chunk-for-parameters.js';
-import type { HooksyncDatabase } from './open-database.js';
+import { chunkForParameters } from '../chunk-for-parameters.js';
+import type { HooksyncDatabase } from '../open-database.js';
 
 /** What a trim did. */
 export interface TrimQuarantineReport {

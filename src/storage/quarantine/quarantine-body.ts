@@ -2,7 +2,7 @@
  * A quarantined body's stored form (quarantine.body_z): the received bytes through envelope-codec.ts's
  * byte codec, or nothing at all once the quarantine's byte budget dropped the body.
  */
-import { decodeBytes, decodeBytesPrefix, encodeBytes } from './envelope-codec.js';
+import { decodeBytes, decodeBytesPrefix, encodeBytes } from '../envelope-codec.js';
 
 const DROPPED = Buffer.alloc(0);
 

@@ -4,8 +4,8 @@
  * operator asks for them (a body can be 32 MiB, so only a prefix of it is decompressed).
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../storage/database.js';
-import { decodeQuarantineBodyPrefix } from '../../storage/quarantine-body.js';
+import type { Database } from '../database.js';
+import { decodeQuarantineBodyPrefix } from './quarantine-body.js';
 
 /** Latest quarantined callbacks listed. */
 export const DEFAULT_QUARANTINE_LIST_LIMIT = 50;
