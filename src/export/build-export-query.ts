@@ -7,7 +7,8 @@
  * (their identities have no index to probe). Each row comes back as one JSON array of its fields.
  */
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
-import type { Database, JobKind } from '../storage/database.js';
+import type { JobKind } from '../contract/enums.js';
+import type { Database } from '../storage/database.js';
 import {
   type ExportSource,
   isReadByExport,

@@ -4,7 +4,8 @@
  * repeated, never skipped.
  */
 import type { Kysely } from 'kysely';
-import type { Database, JobKind } from '../storage/database.js';
+import type { JobKind } from '../contract/enums.js';
+import type { Database } from '../storage/database.js';
 
 /** A stored cursor. */
 export interface ExportCursor {

@@ -3,8 +3,8 @@
  * template's rows from the database as arrays of cell text, header order, in constant memory.
  */
 import type { Kysely } from 'kysely';
-import type { JobChangeStatus } from '../contract/enums.js';
-import type { Database, JobKind } from '../storage/database.js';
+import type { JobChangeStatus, JobKind } from '../contract/enums.js';
+import type { Database } from '../storage/database.js';
 import { createEnvelopeReader, createPersonTextsReader } from '../storage/envelope-reader.js';
 import { buildExportQuery } from './build-export-query.js';
 import { compileTemplate } from './compile-template.js';

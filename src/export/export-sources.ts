@@ -3,7 +3,7 @@
  * of fields with the SQL that produces them (persons-source.ts, companies-source.ts, job-changes-source.ts).
  * Templates name fields; only the source files name columns.
  */
-import type { JobKind } from '../storage/database.js';
+import type { JobKind } from '../contract/enums.js';
 import { COMPANIES_SOURCE } from './companies-source.js';
 import { JOB_CHANGES_SOURCE } from './job-changes-source.js';
 import { PERSONS_SOURCE } from './persons-source.js';

@@ -4,10 +4,10 @@
  * `reject` it is refused and the prefix quarantined, with `fetch` the finder's copy is what is stored.
  */
 import type { IncomingMessage } from 'node:http';
+import type { JobKind } from '../contract/enums.js';
 import { isJobId } from '../contract/job-id.js';
 import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
 import { parseJsonText } from '../contract/json.js';
-import type { JobKind } from '../storage/database.js';
 import { type DeliveryAnswer, retryLater } from './delivery-answer.js';
 import type { HandlerContext } from './handle-delivery.js';
 import { BodyReadError, bodyDeadlineMs, isJsonContentType, readPrefix } from './read-body.js';

@@ -4,9 +4,9 @@
  */
 import type { CallOptions } from '../client/call-options.js';
 import type { JobResponse } from '../client/job-response.js';
+import type { JobKind } from '../contract/enums.js';
 import { claimedJobId } from '../contract/job-kind.js';
 import { ServiceError, ValidationError } from '../errors.js';
-import type { JobKind } from '../storage/database.js';
 
 /** The finders reconcile uses: a narrow view of the client, so any object with these methods will do. */
 export interface FinderClient {

@@ -5,8 +5,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { JobKind } from '../contract/enums.js';
 import type { ServiceError } from '../errors.js';
-import type { Database, JobKind } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
 import type { StoreInput, StoreResult } from '../storage/job-store.js';
 import type { ExpectedJobRow } from '../storage/ledger/list-expected-jobs.js';
 import { readEntryState } from '../storage/ledger/select-due-entries.js';

@@ -9,8 +9,9 @@ import { type Logger, pino } from 'pino';
 import type { CallOptions } from '../client/call-options.js';
 import type { PacingStats } from '../client/pacer.js';
 import type { LearnedRateLimit } from '../client/rate-limit-learning.js';
+import type { JobKind } from '../contract/enums.js';
 import { ServiceError } from '../errors.js';
-import type { Database, JobKind } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
 import {
   createLeaseHolderId,
   DEFAULT_LEASE_TTL_MS,

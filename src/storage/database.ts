@@ -4,9 +4,8 @@
  * sent are kept as sent. JSON columns hold text.
  */
 import type { Generated } from 'kysely';
+import type { JobKind } from '../contract/enums.js';
 
-/** What a stored envelope is, by {@link detectJobKind}. */
-export type JobKind = 'company_reveal' | 'job_change' | 'search_contact' | 'unknown';
 /** How a job reached us. */
 export type JobSource = 'webhook' | 'finder' | 'launch';
 /** State of a ledger entry. */

@@ -3,7 +3,8 @@
  * whose tokens have expired. Failures surface as StorageError.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, JobKind, JobsTable } from './database.js';
+import type { JobKind } from '../contract/enums.js';
+import type { Database, JobsTable } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
 import { assertLimit, guarded } from './query-guards.js';
 

@@ -6,9 +6,10 @@
  * have not locked.
  */
 import type { Kysely } from 'kysely';
+import type { JobKind } from '../contract/enums.js';
 import { parseJsonText } from '../contract/json.js';
 import { chunkForParameters } from './chunk-for-parameters.js';
-import type { Database, JobKind, NormalizationQueueTable } from './database.js';
+import type { Database, NormalizationQueueTable } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
 import type { HooksyncDatabase } from './open-database.js';

@@ -2,7 +2,7 @@
  * Envelope → normalized rows, by kind. Pure, and total: a malformed envelope gives null fields or no
  * rows, never an exception, because the job itself is stored whatever its shape.
  */
-import type { JobKind } from './database.js';
+import type { JobKind } from '../contract/enums.js';
 import { type CompanyRow, normalizeCompanyReveal } from './normalize-company.js';
 import { type JobChangeRow, normalizeJobChange } from './normalize-job-change.js';
 import {

@@ -5,8 +5,9 @@
  * converge on one stored job (design.md, "Exactly once").
  */
 import type { Kysely } from 'kysely';
+import type { JobKind } from '../contract/enums.js';
 import { isTerminalStatus } from '../contract/enums.js';
-import type { Database, JobKind } from './database.js';
+import type { Database } from './database.js';
 import { updateLedger } from './ledger/update-ledger.js';
 import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';

@@ -1,9 +1,9 @@
 /** `hooksync export`: write stored results as CSV or CRM import files. */
 import { type Command, Option } from 'commander';
+import type { JobKind } from '../../contract/enums.js';
 import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
 import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
 import type { ExportReport } from '../../export/run-export.js';
-import type { JobKind } from '../../storage/database.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption } from '../options.js';

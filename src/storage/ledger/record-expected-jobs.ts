@@ -4,7 +4,8 @@
  * or not at all: more than one statement's worth runs in one transaction.
  */
 import type { Kysely } from 'kysely';
-import type { Database, ExpectedJobOrigin, JobKind } from '../database.js';
+import type { JobKind } from '../../contract/enums.js';
+import type { Database, ExpectedJobOrigin } from '../database.js';
 
 /** One job we expect. */
 export interface ExpectedJob {

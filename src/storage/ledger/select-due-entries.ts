@@ -3,8 +3,9 @@
  * Entries whose job is already stored finished are closed by a join, never fetched.
  */
 import type { Kysely } from 'kysely';
+import type { JobKind } from '../../contract/enums.js';
 import { TERMINAL_STATUSES } from '../../contract/enums.js';
-import type { Database, JobKind } from '../database.js';
+import type { Database } from '../database.js';
 import type { ExpectedJobRow } from './list-expected-jobs.js';
 
 /**

@@ -4,7 +4,8 @@
  * the entry meanwhile (the store marks it received) is never overwritten.
  */
 import type { Kysely } from 'kysely';
-import type { Database, JobKind } from '../database.js';
+import type { JobKind } from '../../contract/enums.js';
+import type { Database } from '../database.js';
 
 /** Failed attempts after which an entry is given up as failed. */
 export const DEFAULT_MAX_ATTEMPTS = 8;

@@ -3,7 +3,8 @@
  * job store's batch (the store's `quarantine` entry point submits it; this writes the rows).
  */
 import type { Kysely } from 'kysely';
-import type { Database, JobKind } from '../database.js';
+import type { JobKind } from '../../contract/enums.js';
+import type { Database } from '../database.js';
 import { insertRows } from '../insert-rows.js';
 import { textOrNull } from '../normalize-values.js';
 import type { RowRunner } from '../row-runner.js';

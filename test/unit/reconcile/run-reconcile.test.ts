@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/create-client.js';
+import type { JobKind } from '../../../src/contract/enums.js';
 import { listReconcileRuns } from '../../../src/reconcile/reconcile-history.js';
 import { type ReconcileOptions, runReconcile } from '../../../src/reconcile/run-reconcile.js';
-import type { JobKind } from '../../../src/storage/database.js';
 import { getJob } from '../../../src/storage/job-queries.js';
 import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
 import { acquireLease, RECONCILE_LEASE_NAME, readLease } from '../../../src/storage/leases/acquire-lease.js';
