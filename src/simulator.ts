@@ -7,6 +7,6 @@ export {
   type Simulator,
   type WaitForDeliveriesOptions,
 } from './simulator/create-simulator.js';
-export type { SimJobSummary } from './simulator/job-store.js';
+export type { SimJobSummary } from './simulator/sim-job-store.js';
 export type { SimulatorOptions } from './simulator/simulator-options.js';
 export type { DeliveryRecord } from './simulator/webhook-dispatcher.js';

@@ -7,7 +7,7 @@ import { canParseUrl } from '../contract/formats.js';
 import { DEFAULT_RATE_LIMIT } from '../contract/limits.js';
 import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import { ServiceError } from '../errors.js';
-import { type ApiKeysResource, createApiKeysResource } from './api-keys.js';
+import { type ApiKeysResource, createApiKeysResource } from './api-keys-resource.js';
 import type { CallOptions } from './call-options.js';
 import { type CompanyRevealMethod, createCompanyReveal } from './company-reveal.js';
 import {

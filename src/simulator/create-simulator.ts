@@ -17,11 +17,11 @@ import { createSimApp } from './create-sim-app.js';
 import { createSyntheticWorld } from './data/create-synthetic-world.js';
 import { createSeededRandom } from './data/seeded-random.js';
 import { JobRunner } from './job-runner.js';
-import { JobStore, type SimJobSummary } from './job-store.js';
 import { microsToUsd, usdToMicros } from './price-table.js';
 import { createAccountRateLimiter } from './rate-window.js';
 import { preciseNow } from './service-date.js';
 import { SigningKeyRing } from './signing-key-ring.js';
+import { SimJobStore, type SimJobSummary } from './sim-job-store.js';
 import {
   assertSimulatorOptions,
   DEFAULT_BALANCE_USD,
@@ -99,7 +99,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     ...(options.peoplePerCompany === undefined ? {} : { peoplePerCompany: options.peoplePerCompany }),
   });
   const activity = new ActivityTracker();
-  const store = new JobStore({ file: options.dbFile, logger });
+  const store = new SimJobStore({ file: options.dbFile, logger });
   const balance = new AccountBalance(usdToMicros(options.balanceUsd ?? DEFAULT_BALANCE_USD));
   const limiter = createAccountRateLimiter(rate);
   const dispatcher = new WebhookDispatcher(

@@ -7,8 +7,8 @@ import type { Request, RequestHandler } from 'express';
 import { uuidSchema } from '../contract/formats.js';
 import { ValidationError } from '../errors.js';
 import type { SeededRandom } from './data/seeded-random.js';
-import type { JobStore, SimJobKind } from './job-store.js';
 import { sendError, sendJobText } from './send-error.js';
+import type { SimJobKind, SimJobStore } from './sim-job-store.js';
 
 /** The job_id query parameter of a finder request, validated. */
 export function readJobIdParameter(req: Request): string {
@@ -26,7 +26,7 @@ export function readJobIdParameter(req: Request): string {
 
 /** What a finder needs: the jobs and the injected-error settings (--error-rate). */
 export interface FinderDeps {
-  readonly store: JobStore;
+  readonly store: SimJobStore;
   /** Share of finder requests answered 500, 0 to 1. */
   readonly errorRate: number;
   readonly errorRandom: SeededRandom;

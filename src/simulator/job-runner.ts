@@ -10,9 +10,9 @@ import type { JobStatus } from '../contract/enums.js';
 import { stringifyJson } from '../contract/json.js';
 import type { AccountBalance } from './account-balance.js';
 import type { ActivityTracker } from './activity-tracker.js';
-import type { JobStore, SimJobKind, StoredJob } from './job-store.js';
 import { buildUsage, priceCharge, type UsageCounts } from './price-table.js';
 import { formatServiceDate } from './service-date.js';
+import type { SimJobKind, SimJobStore, StoredJob } from './sim-job-store.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** A validated launch: what to echo, what the job found, and what to charge for. */
@@ -29,7 +29,7 @@ export interface JobLaunch {
 
 /** What {@link JobRunner} needs. */
 export interface JobRunnerDeps {
-  readonly store: JobStore;
+  readonly store: SimJobStore;
   readonly balance: AccountBalance;
   readonly dispatcher: WebhookDispatcher;
   readonly activity: ActivityTracker;

@@ -12,9 +12,9 @@ import {
   parseSearchContactRequest,
 } from '../contract/requests.js';
 import type { JobRunner } from './job-runner.js';
-import type { SimJobKind } from './job-store.js';
 import { PRICE_TABLE_MICROS } from './price-table.js';
 import { sendJobText } from './send-error.js';
+import type { SimJobKind } from './sim-job-store.js';
 import { readJsonBody } from './sim-middleware.js';
 
 /** Paths of the launchers. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JobStore } from '../../../src/simulator/job-store.js';
+import { SimJobStore } from '../../../src/simulator/sim-job-store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -16,9 +16,9 @@ afterEach(() => {
 const job = (id: string, status: 'RUNNING' | 'SUCCEEDED', text: string) =>
   ({ job_id: id, kind: 'job_change', status, text }) as const;
 
-describe('JobStore', () => {
+describe('SimJobStore', () => {
   it('keeps jobs in memory in launch order, a later version replacing an earlier one', () => {
-    const store = new JobStore();
+    const store = new SimJobStore();
     store.put(job('a', 'RUNNING', '{"status":"RUNNING"}'));
     store.put(job('b', 'SUCCEEDED', '{}'));
     store.put(job('a', 'SUCCEEDED', '{"status":"SUCCEEDED"}'));
@@ -32,7 +32,7 @@ describe('JobStore', () => {
   it('reads its log back, keeping texts exactly and skipping a torn last line', () => {
     const file = join(dir, 'jobs.jsonl');
     const text = '{"status":"SUCCEEDED","n":12345678901234567890,"s":"é\\u2028"}';
-    const store = new JobStore({ file });
+    const store = new SimJobStore({ file });
     store.put(job('a', 'SUCCEEDED', text));
     store.put(job('b', 'RUNNING', '{"status":"RUNNING"}'), '{"status":"SUCCEEDED"}');
     store.put(job('c', 'RUNNING', '{"status":"RUNNING"}'), '{"status":"SUCCEEDED","c":1}');
@@ -40,7 +40,7 @@ describe('JobStore', () => {
     appendFileSync(file, '{"job_id":"d","kind":"job_ch');
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    const reread = new JobStore({ file, logger });
+    const reread = new SimJobStore({ file, logger });
     expect(reread.get('a')?.text).toBe(text);
     expect(reread.get('d')).toBeUndefined();
     expect(lines.join('')).toContain('unreadable job log line');
@@ -52,6 +52,6 @@ describe('JobStore', () => {
     expect(reread.get('c')?.text).toBe('{"status":"SUCCEEDED","c":2}');
     reread.clear();
     expect(readFileSync(file, 'utf8')).toBe('');
-    expect(new JobStore({ file }).list()).toEqual([]);
+    expect(new SimJobStore({ file }).list()).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ function isLogLine(value: unknown): value is LogLine {
 }
 
 /** The simulator's jobs, in launch order. */
-export class JobStore {
+export class SimJobStore {
   readonly #jobs = new Map<string, StoredJob>();
   readonly #file: string | undefined;
   readonly #unfinished: UnfinishedJob[] = [];
