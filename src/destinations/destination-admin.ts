@@ -22,6 +22,12 @@ export interface DestinationState {
   readonly last_error_at: string | null;
 }
 
+/** Whether the database knows a destination named `name` (recorded by a `serve` that configured it). */
+export async function isKnownDestination(db: Kysely<Database>, name: string): Promise<boolean> {
+  const row = await db.selectFrom('destinations').select('name').where('name', '=', name).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Every destination the database knows, with its counts, by name. */
 export async function listDestinationStates(
   db: Kysely<Database>,

@@ -33,6 +33,17 @@ export async function readExportCursor(db: Kysely<Database>, key: string): Promi
   return { key: row.template, cursor: row.cursor, rows: Number(row.rows), updatedAt: row.updated_at };
 }
 
+/** Every stored cursor, by key, at most `limit` of them (the status page's list). */
+export async function listExportCursors(db: Kysely<Database>, limit: number): Promise<ExportCursor[]> {
+  const rows = await db.selectFrom('export_cursors').selectAll().orderBy('template').limit(limit).execute();
+  return rows.map((row) => ({
+    key: row.template,
+    cursor: row.cursor,
+    rows: Number(row.rows),
+    updatedAt: row.updated_at,
+  }));
+}
+
 /** Sets the cursor under `key` (insert or overwrite; one statement, no read first). */
 export async function saveExportCursor(db: Kysely<Database>, cursor: ExportCursor): Promise<void> {
   const values = { cursor: cursor.cursor, rows: cursor.rows, updated_at: cursor.updatedAt };

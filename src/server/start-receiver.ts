@@ -27,8 +27,9 @@ import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { purgeExpiredDeliveries } from '../storage/job-queries.js';
 import { createJobStore, type JobStore } from '../storage/job-store.js';
 import { countQueued } from '../storage/normalization-queue.js';
-import type { HooksyncDatabase } from '../storage/open-database.js';
+import { type HooksyncDatabase, isDatabaseUp } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
+import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import { startWorkerJobStore } from '../storage/worker-job-store.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
@@ -157,15 +158,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     const metrics = createMetrics({
       keySetFetches: () => keys.stats(),
       bodyBytesInFlight: () => handler?.budget.inUse() ?? 0,
-      quarantineCount: async () =>
-        Number(
-          (
-            await db
-              .selectFrom('quarantine')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
+      quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });
     const onWorker = (options.storeThread ?? 'worker') === 'worker' && config.databaseUrl !== ':memory:';
@@ -276,12 +269,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       metrics,
       logger,
       isReady: async () => {
-        let databaseUp = true;
-        try {
-          await db.selectFrom('leases').select('name').limit(1).execute();
-        } catch {
-          databaseUp = false;
-        }
+        const databaseUp = await isDatabaseUp(db);
         const keysLoaded = keys.stats().ready;
         const storeUp = workerStore?.ready() ?? true;
         return {

@@ -175,3 +175,13 @@ function createPrivateFile(path: string): void {
     closeSync(fd);
   }
 }
+
+/** Whether the database answers a trivial read (of `leases`, a table every migrated database has): `/readyz`. */
+export async function isDatabaseUp(db: Kysely<Schema>): Promise<boolean> {
+  try {
+    await db.selectFrom('leases').select('name').limit(1).execute();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -53,12 +53,8 @@ async function withDestinations<T>(
 }
 
 async function assertKnown(database: HooksyncDatabase, name: string): Promise<void> {
-  const row = await database.db
-    .selectFrom('destinations')
-    .select('name')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  if (row === undefined)
+  const { isKnownDestination } = await import('../../destinations/destination-admin.js');
+  if (!(await isKnownDestination(database.db, name)))
     throw new CliError(`no destination named "${name}" (see hooksync destinations list)`);
 }
 

@@ -5,6 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type DestinationState, listDestinationStates } from '../../destinations/destination-admin.js';
+import { listExportCursors } from '../../export/export-cursor.js';
+import { type DeliveryStats, loadDeliveryStats } from '../../receiver/load-delivery-stats.js';
 import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
 import type { Database, ExpectedJobState } from '../../storage/database.js';
 import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
@@ -13,7 +15,6 @@ import {
   loadQuarantineSummary,
   type QuarantineSummary,
 } from '../../storage/quarantine/load-quarantine-summary.js';
-import { type DeliveryStats, loadDeliveryStats } from './load-delivery-stats.js';
 
 /** Ledger entries listed per state. */
 export const DEFAULT_LEDGER_LIST_LIMIT = 50;
@@ -94,20 +95,12 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
       return { counts, pending, notFound };
     }),
     section('runs', logger, () => listReconcileRuns(db, DEFAULT_RUNS_LIMIT)),
-    section('cursors', logger, async () => {
-      const rows = await db
-        .selectFrom('export_cursors')
-        .selectAll()
-        .orderBy('template')
-        .limit(DEFAULT_CURSORS_LIMIT)
-        .execute();
-      return rows.map((r) => ({
-        template: r.template,
-        cursor: r.cursor,
-        rows: Number(r.rows),
-        updatedAt: r.updated_at,
-      }));
-    }),
+    section('cursors', logger, async () =>
+      (await listExportCursors(db, DEFAULT_CURSORS_LIMIT)).map(({ key, ...cursor }) => ({
+        template: key,
+        ...cursor,
+      })),
+    ),
     section('destinations', logger, () => listDestinationStates(db, nowMs)),
   ]);
   return {

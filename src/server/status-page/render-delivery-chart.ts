@@ -3,8 +3,13 @@
  * Each bar is an image named by its <title> (hour, total, count per outcome), so a screen reader and a
  * mouse hover read the same thing; a legend with totals and a plain table carry the same data.
  */
+
+import {
+  CHART_OUTCOMES,
+  type DeliveryStats,
+  type HourlyDeliveries,
+} from '../../receiver/load-delivery-stats.js';
 import { formatCount, formatHour, formatOutcome } from './format-values.js';
-import { CHART_OUTCOMES, type DeliveryStats, type HourlyDeliveries } from './load-delivery-stats.js';
 import { html, type SafeHtml } from './safe-html.js';
 
 const WIDTH = 760;

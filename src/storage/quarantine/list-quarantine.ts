@@ -25,3 +25,12 @@ export async function listQuarantine(
     }));
   });
 }
+
+/** How many refused callbacks the quarantine holds (the receiver's gauge). */
+export async function countQuarantine(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('quarantine')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

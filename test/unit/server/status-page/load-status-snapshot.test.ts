@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hourBucketOf, loadDeliveryStats } from '../../../../src/server/status-page/load-delivery-stats.js';
+import { hourBucketOf, loadDeliveryStats } from '../../../../src/receiver/load-delivery-stats.js';
 import { loadStatusSnapshot } from '../../../../src/server/status-page/load-status-snapshot.js';
 import { quarantineBodyColumns } from '../../../../src/storage/quarantine/quarantine-body.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../../helpers/postgres.js';

@@ -3,8 +3,8 @@
  * every bar named by a title that says the hour and the counts.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeliveryStats } from '../../../../src/server/status-page/load-delivery-stats.js';
-import { CHART_OUTCOMES } from '../../../../src/server/status-page/load-delivery-stats.js';
+import type { DeliveryStats } from '../../../../src/receiver/load-delivery-stats.js';
+import { CHART_OUTCOMES } from '../../../../src/receiver/load-delivery-stats.js';
 import {
   chooseScale,
   outcomeClass,

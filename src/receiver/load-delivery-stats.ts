@@ -3,8 +3,8 @@
  * (one row per ISO hour bucket and outcome, counted by the receiver's createDeliveryStats).
  */
 import type { Kysely } from 'kysely';
-import type { DeliveryOutcome } from '../../receiver/delivery-answer.js';
-import type { Database } from '../../storage/database.js';
+import type { Database } from '../storage/database.js';
+import type { DeliveryOutcome } from './delivery-answer.js';
 
 /** Outcomes in the order the chart stacks them (bottom first): the good news first, trouble on top. */
 export const CHART_OUTCOMES: readonly DeliveryOutcome[] = Object.freeze([
