@@ -44,16 +44,6 @@ interface Import {
   typeOnly: boolean;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
-
 // Static imports and re-exports (`import type` / `export type` are type-only; `import { type A }` is not:
 // under verbatimModuleSyntax it still loads the module), and dynamic imports of a literal path.
 const STATIC = /^(?:import|export)\s+(type\s+)?(?:[^;'"]*?\s+from\s+)?['"](\.[^'"]+)['"]/gm;
@@ -61,7 +51,10 @@ const DYNAMIC = /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function readImports(): Import[] {
   const imports: Import[] = [];
-  for (const file of sourceFiles(SRC)) {
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((name) =>
+    name.endsWith('.ts'),
+  );
+  for (const file of files.map((name) => join(SRC, name))) {
     const text = readFileSync(file, 'utf8');
     const add = (specifier: string, typeOnly: boolean): void => {
       const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
