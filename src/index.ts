@@ -13,14 +13,7 @@ export { type HooksyncConfig, loadConfig } from './config/load-config.js';
 export { isTerminalStatus, JOB_STATUSES, type JobKind, type JobStatus } from './contract/enums.js';
 export { checkEnvelopeForKind, type JobEnvelope, parseJobEnvelope } from './contract/envelope.js';
 // The service interface
-export {
-  categoryOf,
-  ERROR_CODES,
-  type ErrorCategory,
-  type ErrorCode,
-  httpStatusOf,
-  isErrorCode,
-} from './contract/error-codes.js';
+export { categoryOf, httpStatusOf } from './contract/error-codes.js';
 export { isJobId } from './contract/job-id.js';
 export { claimedJobId, detectJobKind } from './contract/job-kind.js';
 export { parseJsonText, stringifyJson } from './contract/json.js';
@@ -44,7 +37,11 @@ export {
 // Errors
 export {
   ConfigError,
+  ERROR_CODES,
+  type ErrorCategory,
+  type ErrorCode,
   HooksyncError,
+  isErrorCode,
   ServiceError,
   SignatureError,
   type SignatureReason,

@@ -10,7 +10,7 @@ import { type Logger, pino } from 'pino';
 import { type AuthThrottle, createAuthThrottle } from '../admin-access/create-auth-throttle.js';
 import { assertAdminTokenLength } from '../admin-access/min-admin-token-length.js';
 import { requireAdminBearer } from '../admin-access/require-admin-bearer.js';
-import { ValidationError } from '../errors.js';
+import { type AdminCode, type ValidationCode, ValidationError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
   countExpectedJobs,
@@ -44,7 +44,7 @@ export interface AdminRouterDeps {
 function sendError(
   res: Response,
   status: number,
-  code: string,
+  code: AdminCode | ValidationCode,
   message: string,
   issues?: readonly string[],
 ): void {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { StorageError } from '../errors.js';
+import { type RefusalCode, StorageError } from '../errors.js';
 import type { Database, JobKind } from './database.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
 import { insertRows } from './insert-rows.js';
@@ -48,8 +48,8 @@ export const DEFAULT_NORMALIZE_POLL_MS = 10_000;
 
 /** A body refused by the receiver, kept with the reason. */
 export interface QuarantineInput {
-  /** A SignatureReason or another refusal code. */
-  readonly reason: string;
+  /** Why the receiver refused it. */
+  readonly reason: RefusalCode;
   readonly detail?: string;
   /** input.task.job_id as the body claimed it, if it could be read. */
   readonly claimedJobId?: string;
@@ -61,7 +61,7 @@ export interface QuarantineInput {
 
 /** Throws TypeError for a caller's mistake: a quarantine needs a reason and the body's bytes. */
 export function assertQuarantineInput(input: QuarantineInput): void {
-  if (typeof input?.reason !== 'string' || input.reason === '') {
+  if (typeof input?.reason !== 'string' || input.reason.length === 0) {
     throw new TypeError('quarantine: reason must be a non-empty string');
   }
   if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');
