@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Verification cost in one process, no HTTP: verifyCallback of this build (dist/: jose compactVerify,
+ * Verification cost in one process, no HTTP: verifyCallback of this build (dist/: the token split by hand,
  * signature first, then times, then the body hash) against verifyCallback of another build (--base-dist,
  * e.g. the commit before), alternating in every round on the same signed deliveries, for the ~2 KB company
  * reveal and the 340 KB page of 250 people. Prints a markdown table of µs per verification.

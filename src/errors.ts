@@ -1,8 +1,90 @@
 /**
- * hooksync's error model: one base class with a code from a closed union, a subclass per family.
- * A caller's misuse of a function throws TypeError; bad external data or a failing service throws these.
+ * hooksync's error model: every code as a closed union (a typo fails to compile), one base class with a code
+ * from those unions, a subclass per family. A caller's misuse of a function throws TypeError; bad external
+ * data or a failing service throws these. This module imports nothing of ours: `contract/` builds on it.
  */
-import type { ErrorCategory, ErrorCode, ValidationCode } from './contract/error-codes.js';
+
+// The service's codes (interface, Errors part): the one list of them. Their pattern, category and HTTP
+// status are the interface's rules, in contract/error-codes.ts.
+
+/** The error categories of the interface; a code's prefix always equals its category. */
+export const ERROR_CATEGORIES = [
+  'AUTH',
+  'PERMISSION',
+  'QUOTA',
+  'VALIDATION',
+  'NOT_FOUND',
+  'RATE_LIMIT',
+  'ROUTING',
+  'INTERNAL',
+] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
+/** All error codes, in the interface's order. */
+export const ERROR_CODES = [
+  'AUTH_BAD_API_KEY',
+  'AUTH_MISSING_API_KEY',
+  'AUTH_NEED_MASTER_API_KEY',
+  'PERMISSION_FEATURE_NOT_ENABLED',
+  'PERMISSION_INCLUDE_PHONES_REQUIRES_PHONE_ENRICHMENT',
+  'PERMISSION_NEED_ADMIN_API_KEY',
+  'QUOTA_ACCOUNT_OVER_QUOTA',
+  'VALIDATION_BAD_DOMAIN',
+  'VALIDATION_BAD_DOMAIN_DISPOSABLE',
+  'VALIDATION_BAD_DOMAIN_EMAIL_PROVIDER',
+  'VALIDATION_BAD_DOMAIN_INVALID_CHARACTERS',
+  'VALIDATION_BAD_DOMAIN_NO_MX',
+  'VALIDATION_BAD_DOMAIN_PROVIDER_DOMAIN',
+  'VALIDATION_BAD_DOMAIN_SERVICE_DOMAIN',
+  'VALIDATION_BAD_DOMAIN_SOCIAL_MEDIA',
+  'VALIDATION_BAD_DOMAIN_TOP_LEVEL',
+  'VALIDATION_BAD_DOMAIN_URL_SHORTENER',
+  'VALIDATION_BAD_EMAIL_CONSECUTIVE_DIGITS',
+  'VALIDATION_BAD_EMAIL_INVALID',
+  'VALIDATION_BAD_EMAIL_PERSONAL_NOT_ALLOWED',
+  'VALIDATION_BAD_EMAIL_PROFESSIONAL_NOT_ALLOWED',
+  'VALIDATION_BAD_EMAIL_ROLE',
+  'VALIDATION_BAD_EMAIL_TOO_LONG',
+  'VALIDATION_BAD_EMAIL_TOO_MANY_DIGITS',
+  'VALIDATION_BAD_JOB_ID',
+  'VALIDATION_BAD_NAME_INVALID',
+  'VALIDATION_BAD_REQUEST',
+  'VALIDATION_BAD_TITLE_FILTER',
+  'VALIDATION_BAD_TITLE_FILTER_EXTRA_LEFT_PARENTHESIS',
+  'VALIDATION_BAD_TITLE_FILTER_EXTRA_RIGHT_PARENTHESIS',
+  'VALIDATION_BAD_TITLE_FILTER_EXTRA_STRING',
+  'VALIDATION_BAD_TITLE_FILTER_MISSING_RIGHT_PARENTHESIS',
+  'VALIDATION_BAD_TITLE_FILTER_MISSING_STRING',
+  'VALIDATION_BAD_TITLE_FILTER_MISSING_STRING_OR_NOT_OR_LEFT_PARENTHESIS',
+  'VALIDATION_CANNOT_EDIT_MASTER_API_KEY',
+  'VALIDATION_MISSING_BODY',
+  'VALIDATION_MISSING_JOB_ID_PARAMETER',
+  'VALIDATION_MISSING_TITLE_FILTERS',
+  'VALIDATION_SUBKEY_RATE_EXCEEDS_MASTER',
+  'NOT_FOUND_ACCOUNT_OR_KEY_NOT_FOUND',
+  'NOT_FOUND_API_KEY_NOT_FOUND',
+  'NOT_FOUND_JOB_NOT_FOUND',
+  'NOT_FOUND_NO_MASTER_API_KEY_FOUND',
+  'NOT_FOUND_NOT_FOUND',
+  'RATE_LIMIT_RATE_LIMIT_EXCEEDED',
+  'ROUTING_INVALID_PATH_OR_METHOD',
+  'INTERNAL_FAILED_CREATE_API_KEY',
+  'INTERNAL_FAILED_EDIT_API_KEY',
+  'INTERNAL_UNCLASSIFIED_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes of one category, e.g. `CodeOf<'VALIDATION'>`. */
+export type CodeOf<K extends ErrorCategory> = Extract<ErrorCode, `${K}_${string}`>;
+export type ValidationCode = CodeOf<'VALIDATION'>;
+export type TitleFilterCode = Extract<ErrorCode, `VALIDATION_BAD_TITLE_FILTER${string}`>;
+
+const SERVICE_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** True when `value` is one of the codes the interface lists. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && SERVICE_CODE_SET.has(value);
+}
 
 /** Why a webhook callback was refused or could not be verified. */
 export const SIGNATURE_REASONS = [
@@ -24,6 +106,67 @@ export const SIGNATURE_REASONS = [
 ] as const;
 export type SignatureReason = (typeof SIGNATURE_REASONS)[number];
 
+/**
+ * The signature reasons a retry can fix: the key set cannot be fetched, or a kid it does not hold yet
+ * (a rotation in progress). An unknown kid is final once a key set fetched after its first sighting lacks it.
+ */
+export const TRANSIENT_SIGNATURE_REASONS = ['SIGNATURE_UNKNOWN_KID', 'KEYSET_UNAVAILABLE'] as const;
+export type TransientSignatureReason = (typeof TRANSIENT_SIGNATURE_REASONS)[number];
+
+/** The receiver's refusals that are not about the signature. */
+export const REQUEST_REFUSALS = [
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'BODY_NOT_UTF8',
+  'NO_FINDER',
+  'FINDER_REFUSED',
+  'JTI_REUSED',
+] as const;
+export type RequestRefusal = (typeof REQUEST_REFUSALS)[number];
+
+/** Every reason a delivery can be refused (and kept in the quarantine with). */
+export type RefusalCode = SignatureReason | RequestRefusal;
+
+/** The codes of the receiver's answers that the sender retries (429 or 500, never 503). */
+export const TRANSIENT_CODES = [
+  ...TRANSIENT_SIGNATURE_REASONS,
+  'STORAGE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+  'OVERLOADED',
+  'SHUTTING_DOWN',
+  'BODY_BUDGET',
+  'BODY_TIMEOUT',
+  'BODY_ABORTED',
+  'FINDER_UNAVAILABLE',
+  'FINDER_PENDING',
+  'UNSIGNED_FETCH_BUDGET',
+] as const;
+export type TransientCode = (typeof TRANSIENT_CODES)[number];
+
+const TRANSIENT_CODE_SET: ReadonlySet<string> = new Set(TRANSIENT_CODES);
+
+/** True when `code` is an answer the sender retries. */
+export function isTransientCode(code: string): code is TransientCode {
+  return TRANSIENT_CODE_SET.has(code);
+}
+
+/** The codes of the admin API's own answers, beside the service's VALIDATION codes it shares. */
+export const ADMIN_CODES = [
+  'UNAUTHORIZED',
+  'TOO_MANY_FAILED_ATTEMPTS',
+  'NOT_FOUND',
+  'INTERNAL_ERROR',
+] as const;
+export type AdminCode = (typeof ADMIN_CODES)[number];
+
+/** The body of an error answer of ours (receiver, admin API), shaped as the interface's error object. */
+export interface ErrorAnswerBody {
+  readonly status: 'error';
+  readonly code: RefusalCode | TransientCode | AdminCode | ValidationCode;
+  readonly message: string;
+  readonly error?: string | readonly string[];
+}
+
 /** hooksync's own codes, beside the service's. */
 export const HOOKSYNC_CODES = [
   'CONFIG_INVALID',
@@ -31,7 +174,6 @@ export const HOOKSYNC_CODES = [
   'STORAGE_FAILED',
   'TEMPLATE_INVALID',
   'TEMPLATE_NOT_FOUND',
-  'NOT_IMPLEMENTED',
   'NETWORK_ERROR',
   'TIMEOUT',
   'RESPONSE_MALFORMED',
@@ -40,8 +182,12 @@ export const HOOKSYNC_CODES = [
 ] as const;
 export type HooksyncCode = (typeof HOOKSYNC_CODES)[number];
 
+/** The CLI's codes, one per exit code of a failed command (1, 2, 130). */
+export const CLI_CODES = ['CLI_FAILED', 'CLI_USAGE', 'CLI_ABORTED'] as const;
+export type CliCode = (typeof CLI_CODES)[number];
+
 /** Every code a {@link HooksyncError} can carry. */
-export type AnyErrorCode = HooksyncCode | SignatureReason | ErrorCode;
+export type AnyErrorCode = HooksyncCode | RefusalCode | TransientCode | ErrorCode | CliCode;
 
 /** Base class of every error hooksync throws on purpose. */
 export class HooksyncError extends Error {
@@ -120,6 +266,8 @@ export class SignatureError extends HooksyncError {
   declare readonly code: SignatureReason;
   /** True when a retry could succeed (key set unreachable, cooldown on an unknown kid). */
   readonly transient: boolean;
+  constructor(code: TransientSignatureReason, message: string, options: { cause?: unknown; transient: true });
+  constructor(code: SignatureReason, message: string, options?: { cause?: unknown; transient?: false });
   constructor(code: SignatureReason, message: string, options?: { cause?: unknown; transient?: boolean }) {
     super(code, message, options);
     this.transient = options?.transient ?? false;

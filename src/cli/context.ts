@@ -3,12 +3,15 @@
  * in-process by tests, and the one error type that a command throws to fail with a clear line.
  */
 import type { Readable, Writable } from 'node:stream';
+import { type CliCode, HooksyncError } from '../errors.js';
 
 /** Exit codes of the CLI. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** Bad usage: an unknown command, a bad flag or argument. */
 export const EXIT_USAGE = 2;
+/** A run cancelled by SIGINT / SIGTERM (128 + SIGINT). */
+export const EXIT_ABORTED = 130;
 
 /** The process around a command. */
 export interface CliContext {
@@ -24,11 +27,19 @@ export interface CliContext {
   readonly shutdown: Promise<string>;
 }
 
+/** The code of a command's failure, named after its exit code. */
+function cliCodeOf(exitCode: number): CliCode {
+  if (exitCode === EXIT_USAGE) return 'CLI_USAGE';
+  if (exitCode === EXIT_ABORTED) return 'CLI_ABORTED';
+  return 'CLI_FAILED';
+}
+
 /** A command's failure: its message is printed as one line on stderr, the process exits with `exitCode`. */
-export class CliError extends Error {
+export class CliError extends HooksyncError {
+  declare readonly code: CliCode;
   readonly exitCode: number;
   constructor(message: string, exitCode: number = EXIT_FAILURE, options?: { cause?: unknown }) {
-    super(message, options);
+    super(cliCodeOf(exitCode), message, options);
     this.exitCode = exitCode;
   }
 }

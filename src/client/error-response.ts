@@ -3,11 +3,11 @@
  * conforming error object still yields a ServiceError with the HTTP status: code INTERNAL_UNCLASSIFIED_ERROR
  * (the service's own catch-all) for 5xx, typically a proxy's HTML page, and RESPONSE_MALFORMED otherwise.
  */
-import { isErrorCode } from '../contract/error-codes.js';
+
 import { type ErrorObject, parseErrorObject } from '../contract/error-object.js';
 import { parseJsonText } from '../contract/json.js';
 import { ERROR_DETAIL_MAX_ITEMS, ERROR_DETAIL_MAX_LENGTH } from '../contract/limits.js';
-import { ServiceError } from '../errors.js';
+import { isErrorCode, ServiceError } from '../errors.js';
 import { parseRetryAfterSeconds } from './retry-after.js';
 
 /** What {@link parseErrorResponse} needs to know about one answer. */

@@ -1,8 +1,7 @@
 /**
  * The one place the client talks HTTP: pacing, per-attempt timeout, the caller's AbortSignal, retries
- * (p-retry) and the mapping of every failure to a ServiceError. Resources build on `request()`.
+ * and the mapping of every failure to a ServiceError. Resources build on `request()`.
  */
-import pRetry, { AbortError } from 'p-retry';
 import type { Logger } from 'pino';
 import type { RateLimit } from '../contract/rate-limit.js';
 import { readRateLimitHeaders } from '../contract/rate-limit.js';
@@ -65,6 +64,11 @@ export interface ServiceResponse {
 /** Sends a request, retrying what can succeed on retry; rejects with a ServiceError or the caller's abort reason. */
 export type RequestCore = (request: ServiceRequest) => Promise<ServiceResponse>;
 
+/** One attempt's end: a 2xx, or a failure that the retry policy may retry unless it is `final`. */
+type AttemptOutcome =
+  | { readonly response: ServiceResponse }
+  | { readonly failure: ServiceError; readonly final: boolean };
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function decodeUtf8(bytes: Uint8Array): string | undefined {
@@ -94,18 +98,11 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const { signal } = req;
     const startedMs = deps.now();
-    let delayMs = 0;
 
-    // Anything that must end the retries is wrapped in p-retry's AbortError; the caller's own abort
-    // is rethrown as its reason below.
-    const stopOnCallerAbort = (error: unknown): never => {
-      if (signal?.aborted) throw new AbortError('aborted by the caller');
-      throw error;
-    };
-
-    const attempt = async (attemptNumber: number): Promise<ServiceResponse> => {
-      if (delayMs > 0) await deps.sleep(delayMs, signal).catch(stopOnCallerAbort);
-      const permit = req.paced ? await pacer.acquire(signal).catch(stopOnCallerAbort) : undefined;
+    // Whatever an attempt throws (the caller's abort, a bug) ends the call; the caller's abort is
+    // rethrown as its reason by the loop below.
+    const attempt = async (attemptNumber: number): Promise<AttemptOutcome> => {
+      const permit = req.paced ? await pacer.acquire(signal) : undefined;
       const timeout = AbortSignal.timeout(deps.timeoutMs);
       const attemptStartedMs = deps.now();
       let response: Response | undefined;
@@ -133,18 +130,19 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             { what, status: response?.status, maxBytes: error.maxBytes },
             'service answer over the size cap',
           );
-          throw new AbortError(
-            new ServiceError({
+          return {
+            failure: new ServiceError({
               status: response?.status ?? 0,
               code: 'RESPONSE_TOO_LARGE',
               message: error.message,
               cause: error,
             }),
-          );
+            final: true,
+          };
         }
-        if (signal?.aborted) throw new AbortError('aborted by the caller');
-        // fetch reports a network failure as a TypeError, which p-retry may take for a bug and not retry;
-        // as a ServiceError with status 0 it follows the retry policy like any other failure.
+        if (signal?.aborted) throw error;
+        // fetch reports a network failure as a TypeError; as a ServiceError with status 0 it follows the
+        // retry policy like any other failure.
         const timedOut = timeout.aborted;
         logger.debug({ what, attempt: attemptNumber, timedOut }, 'service call failed without an answer');
         const failure = new ServiceError({
@@ -156,7 +154,7 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           cause: error,
         });
         // A refused connection or an unknown host fails at once: waiting would only delay the same line.
-        throw !timedOut && isUnfixableNetworkFailure(error) ? new AbortError(failure) : failure;
+        return { failure, final: !timedOut && isUnfixableNetworkFailure(error) };
       } finally {
         // The token returns one interval after the request is over, answered or not (see pacer.ts).
         permit?.release();
@@ -175,15 +173,16 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
       }
       if (response.status >= 200 && response.status < 300) {
         if (text === undefined) {
-          throw new AbortError(
-            new ServiceError({
+          return {
+            failure: new ServiceError({
               status: response.status,
               code: 'RESPONSE_MALFORMED',
               message: `${what} answered with a body that is not UTF-8`,
             }),
-          );
+            final: true,
+          };
         }
-        return { status: response.status, headers: response.headers, bytes, text };
+        return { response: { status: response.status, headers: response.headers, bytes, text } };
       }
       const error = parseErrorResponse({
         status: response.status,
@@ -199,30 +198,30 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000,
         );
       }
-      throw isRetryableError(error) ? error : new AbortError(error);
+      return { failure: error, final: !isRetryableError(error) };
     };
 
     try {
-      return await pRetry(attempt, {
-        retries: deps.retry.retries,
-        // Waits happen in `attempt` through the injected sleep, so p-retry itself never waits.
-        minTimeout: 0,
-        factor: 1,
-        shouldRetry: ({ error, retriesConsumed }) => {
-          if (!(error instanceof ServiceError) || !isRetryableError(error)) return false;
-          const nextDelayMs = computeRetryDelayMs(error, retriesConsumed, deps.retry, rateWindowMs());
-          if (deps.now() - startedMs + nextDelayMs > deps.retry.retryBudgetMs) {
-            logger.warn({ what, code: error.code, status: error.status, nextDelayMs }, 'retry budget spent');
-            return false;
-          }
-          delayMs = nextDelayMs;
+      for (let retriesConsumed = 0; ; retriesConsumed++) {
+        const outcome = await attempt(retriesConsumed + 1);
+        if ('response' in outcome) return outcome.response;
+        const { failure } = outcome;
+        if (outcome.final || retriesConsumed >= deps.retry.retries) throw failure;
+        const delayMs = computeRetryDelayMs(failure, retriesConsumed, deps.retry, rateWindowMs());
+        if (deps.now() - startedMs + delayMs > deps.retry.retryBudgetMs) {
           logger.warn(
-            { what, code: error.code, status: error.status, delayMs, retry: retriesConsumed + 1 },
-            'retrying service call',
+            { what, code: failure.code, status: failure.status, nextDelayMs: delayMs },
+            'retry budget spent',
           );
-          return true;
-        },
-      });
+          throw failure;
+        }
+        logger.warn(
+          { what, code: failure.code, status: failure.status, delayMs, retry: retriesConsumed + 1 },
+          'retrying service call',
+        );
+        // Through the injected sleep, so that tests run on a fake clock.
+        await deps.sleep(delayMs, signal);
+      }
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw error;

@@ -1,90 +1,13 @@
 /**
- * Every error code the service interface lists (Errors part), with its category and, where the
- * interface documents one, the HTTP status it goes with. This is the one copy of that table.
+ * The interface's rules about its error codes (Errors part): the pattern, the category a code's prefix
+ * names and, where the interface documents one, the HTTP status it goes with. The codes themselves are
+ * listed once, in errors.ts.
  */
-
-/** The error categories of the interface; a code's prefix always equals its category. */
-export const ERROR_CATEGORIES = [
-  'AUTH',
-  'PERMISSION',
-  'QUOTA',
-  'VALIDATION',
-  'NOT_FOUND',
-  'RATE_LIMIT',
-  'ROUTING',
-  'INTERNAL',
-] as const;
-export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
-
-/** All error codes, in the interface's order. */
-export const ERROR_CODES = [
-  'AUTH_BAD_API_KEY',
-  'AUTH_MISSING_API_KEY',
-  'AUTH_NEED_MASTER_API_KEY',
-  'PERMISSION_FEATURE_NOT_ENABLED',
-  'PERMISSION_INCLUDE_PHONES_REQUIRES_PHONE_ENRICHMENT',
-  'PERMISSION_NEED_ADMIN_API_KEY',
-  'QUOTA_ACCOUNT_OVER_QUOTA',
-  'VALIDATION_BAD_DOMAIN',
-  'VALIDATION_BAD_DOMAIN_DISPOSABLE',
-  'VALIDATION_BAD_DOMAIN_EMAIL_PROVIDER',
-  'VALIDATION_BAD_DOMAIN_INVALID_CHARACTERS',
-  'VALIDATION_BAD_DOMAIN_NO_MX',
-  'VALIDATION_BAD_DOMAIN_PROVIDER_DOMAIN',
-  'VALIDATION_BAD_DOMAIN_SERVICE_DOMAIN',
-  'VALIDATION_BAD_DOMAIN_SOCIAL_MEDIA',
-  'VALIDATION_BAD_DOMAIN_TOP_LEVEL',
-  'VALIDATION_BAD_DOMAIN_URL_SHORTENER',
-  'VALIDATION_BAD_EMAIL_CONSECUTIVE_DIGITS',
-  'VALIDATION_BAD_EMAIL_INVALID',
-  'VALIDATION_BAD_EMAIL_PERSONAL_NOT_ALLOWED',
-  'VALIDATION_BAD_EMAIL_PROFESSIONAL_NOT_ALLOWED',
-  'VALIDATION_BAD_EMAIL_ROLE',
-  'VALIDATION_BAD_EMAIL_TOO_LONG',
-  'VALIDATION_BAD_EMAIL_TOO_MANY_DIGITS',
-  'VALIDATION_BAD_JOB_ID',
-  'VALIDATION_BAD_NAME_INVALID',
-  'VALIDATION_BAD_REQUEST',
-  'VALIDATION_BAD_TITLE_FILTER',
-  'VALIDATION_BAD_TITLE_FILTER_EXTRA_LEFT_PARENTHESIS',
-  'VALIDATION_BAD_TITLE_FILTER_EXTRA_RIGHT_PARENTHESIS',
-  'VALIDATION_BAD_TITLE_FILTER_EXTRA_STRING',
-  'VALIDATION_BAD_TITLE_FILTER_MISSING_RIGHT_PARENTHESIS',
-  'VALIDATION_BAD_TITLE_FILTER_MISSING_STRING',
-  'VALIDATION_BAD_TITLE_FILTER_MISSING_STRING_OR_NOT_OR_LEFT_PARENTHESIS',
-  'VALIDATION_CANNOT_EDIT_MASTER_API_KEY',
-  'VALIDATION_MISSING_BODY',
-  'VALIDATION_MISSING_JOB_ID_PARAMETER',
-  'VALIDATION_MISSING_TITLE_FILTERS',
-  'VALIDATION_SUBKEY_RATE_EXCEEDS_MASTER',
-  'NOT_FOUND_ACCOUNT_OR_KEY_NOT_FOUND',
-  'NOT_FOUND_API_KEY_NOT_FOUND',
-  'NOT_FOUND_JOB_NOT_FOUND',
-  'NOT_FOUND_NO_MASTER_API_KEY_FOUND',
-  'NOT_FOUND_NOT_FOUND',
-  'RATE_LIMIT_RATE_LIMIT_EXCEEDED',
-  'ROUTING_INVALID_PATH_OR_METHOD',
-  'INTERNAL_FAILED_CREATE_API_KEY',
-  'INTERNAL_FAILED_EDIT_API_KEY',
-  'INTERNAL_UNCLASSIFIED_ERROR',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** Codes of one category, e.g. `CodeOf<'VALIDATION'>`. */
-export type CodeOf<K extends ErrorCategory> = Extract<ErrorCode, `${K}_${string}`>;
-export type ValidationCode = CodeOf<'VALIDATION'>;
-export type TitleFilterCode = Extract<ErrorCode, `VALIDATION_BAD_TITLE_FILTER${string}`>;
+import { ERROR_CATEGORIES, type ErrorCategory, type ErrorCode } from '../errors.js';
 
 /** The pattern the interface gives for a code: `CATEGORY_DETAIL`. */
 export const ERROR_CODE_PATTERN =
   /^(AUTH|PERMISSION|QUOTA|VALIDATION|NOT_FOUND|RATE_LIMIT|ROUTING|INTERNAL)_[A-Z0-9_]+$/;
-
-const CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
-
-/** True when `value` is one of the codes the interface lists. */
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && CODE_SET.has(value);
-}
 
 /**
  * The category of a code, derived from its prefix (`NOT_FOUND` and `RATE_LIMIT` hold an underscore,

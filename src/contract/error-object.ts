@@ -3,7 +3,8 @@
  * category) and an optional `error` detail of bounded size.
  */
 import { z } from 'zod';
-import { categoryOf, ERROR_CATEGORIES, ERROR_CODE_PATTERN, type ErrorCode } from './error-codes.js';
+import { ERROR_CATEGORIES, type ErrorCode } from '../errors.js';
+import { categoryOf, ERROR_CODE_PATTERN } from './error-codes.js';
 import { ERROR_DETAIL_MAX_ITEMS, ERROR_DETAIL_MAX_LENGTH } from './limits.js';
 
 const detailString = z.string().max(ERROR_DETAIL_MAX_LENGTH);

@@ -3,9 +3,8 @@
  * full names, with the service codes their failures answer.
  */
 import { z } from 'zod';
-import { ValidationError } from '../errors.js';
+import { type ValidationCode, ValidationError } from '../errors.js';
 import { isPlainObject } from './custom-fields.js';
-import type { ValidationCode } from './error-codes.js';
 import { boundedString, isHttpUrl, typeError } from './formats.js';
 import { SEARCH_LIMITS, WEBHOOK_URL_MAX_LENGTH } from './limits.js';
 import { withCode } from './validation.js';

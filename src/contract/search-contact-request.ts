@@ -3,9 +3,8 @@
  * rules and request fields; Title filter expression syntax), with the code it would answer.
  */
 import { z } from 'zod';
-import { ValidationError } from '../errors.js';
+import { type ValidationCode, ValidationError } from '../errors.js';
 import { requestCustomFieldsSchema } from './custom-fields.js';
-import type { ValidationCode } from './error-codes.js';
 import { SEARCH_LIMITS } from './limits.js';
 import { assertRequestBody, requestDomainSchema, requestWebhookUrlSchema } from './request-fields.js';
 import {

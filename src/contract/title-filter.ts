@@ -4,8 +4,7 @@
  * title-filter-*.ts files beside it, so that callers import this one module.
  */
 
-import { ValidationError } from '../errors.js';
-import type { TitleFilterCode } from './error-codes.js';
+import { type TitleFilterCode, ValidationError } from '../errors.js';
 import { compileTitleFilterNode } from './title-filter-match.js';
 import { TITLE_FILTER_MAX_NESTING, type TitleFilterNode } from './title-filter-node.js';
 import { type TitleFilterToken, tokenizeTitleFilter } from './title-filter-tokenize.js';

@@ -3,8 +3,7 @@
  * {@link ValidationError} carrying the code the service would answer.
  */
 import type { z } from 'zod';
-import { ValidationError } from '../errors.js';
-import { isErrorCode, type ValidationCode } from './error-codes.js';
+import { isErrorCode, type ValidationCode, ValidationError } from '../errors.js';
 
 /** Issue params that ask for a specific service code instead of VALIDATION_BAD_REQUEST. */
 export interface CodedIssueParams {

@@ -5,6 +5,7 @@
  * not stored one by one; and a total byte budget for bodies, the oldest emptied first (rows stay).
  */
 import type { Logger } from 'pino';
+import type { RefusalCode } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
 import type { TrimQuarantineReport } from '../storage/quarantine/trim-quarantine.js';
 import type { QuarantineInput } from '../storage/quarantine/write-quarantine.js';
@@ -87,7 +88,7 @@ export function createQuarantinePolicy(deps: QuarantinePolicyDeps): QuarantinePo
   };
 
   /** True when this refusal may be stored one by one under its reason's rate. */
-  const admit = (reason: string): boolean => {
+  const admit = (reason: RefusalCode): boolean => {
     const minute = Math.floor(now() / 60_000);
     let window = windows.get(reason);
     if (window === undefined || window.minute !== minute) {

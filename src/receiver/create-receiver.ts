@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { ErrorAnswerBody } from '../errors.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 import type { DeliveryAnswer } from './delivery-answer.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './delivery-limits.js';
@@ -145,9 +146,11 @@ function createAdminApp(deps: ReceiverDeps): Express {
   });
   deps.extend?.(app);
   app.use((req, res) => {
-    res
-      .status(404)
-      .json({ status: 'error', code: 'NOT_FOUND', message: `no route for ${req.method} ${req.path}` });
+    res.status(404).json({
+      status: 'error',
+      code: 'NOT_FOUND',
+      message: `no route for ${req.method} ${req.path}`,
+    } satisfies ErrorAnswerBody);
   });
   return app;
 }

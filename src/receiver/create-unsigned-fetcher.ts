@@ -102,7 +102,6 @@ export function createUnsignedFetcher(deps: UnsignedFetcherDeps): UnsignedFetche
           return retryLater(
             'UNSIGNED_FETCH_BUDGET',
             'unsigned callbacks for jobs not in the ledger are over their budget; retry later',
-            429,
             60,
           );
         }

@@ -3,7 +3,7 @@
  * (interface, Events rule 2), so: 2xx only after the commit; 4xx only for what no retry can fix; 500 for
  * transient trouble; never 503.
  */
-import type { SignatureReason } from '../errors.js';
+import type { RefusalCode, TransientCode } from '../errors.js';
 
 /** How a delivery ended, as counted in metrics and logs. */
 export type DeliveryOutcome =
@@ -16,17 +16,8 @@ export type DeliveryOutcome =
   | 'retry_later'
   | 'overloaded';
 
-/** Refusals that are not about the signature. */
-export type RequestRefusal =
-  | 'BODY_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'BODY_NOT_UTF8'
-  | 'NO_FINDER'
-  | 'FINDER_REFUSED'
-  | 'JTI_REUSED';
-
 /** Every reason a delivery can be refused, with the status the sender sees. */
-export const REFUSAL_STATUS: Readonly<Record<SignatureReason | RequestRefusal, number>> = Object.freeze({
+export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = Object.freeze({
   SIGNATURE_MISSING: 401,
   SIGNATURE_MALFORMED: 401,
   SIGNATURE_BAD_ALG: 401,
@@ -57,7 +48,7 @@ export const REFUSAL_STATUS: Readonly<Record<SignatureReason | RequestRefusal, n
  * would not take): the token's job_id may mark a ledger entry that already exists, so that reconcile
  * fetches the authoritative copy. Nothing unauthenticated is ever a hint (issue 19).
  */
-export const HINTED_REFUSALS: ReadonlySet<string> = new Set<SignatureReason | RequestRefusal>([
+export const HINTED_REFUSALS: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   'SIGNATURE_EXPIRED',
   'SIGNATURE_NOT_YET_VALID',
   'BODY_TOO_LARGE',
@@ -69,8 +60,8 @@ export interface DeliveryAnswer {
   status: number;
   body: Record<string, unknown>;
   outcome: DeliveryOutcome;
-  /** Refusal reason, for logs and metrics. */
-  reason?: string;
+  /** Refusal reason or transient code, for logs and metrics. */
+  reason?: RefusalCode | TransientCode;
   /** Sent as Retry-After on 429 and 500. */
   retryAfterSeconds?: number;
   /**
@@ -81,7 +72,7 @@ export interface DeliveryAnswer {
 }
 
 /** A refusal answer: the error object names the reason. */
-export function refusal(reason: SignatureReason | RequestRefusal, message: string): DeliveryAnswer {
+export function refusal(reason: RefusalCode, message: string): DeliveryAnswer {
   return {
     status: REFUSAL_STATUS[reason],
     body: { status: 'error', code: reason, message },
@@ -90,13 +81,28 @@ export function refusal(reason: SignatureReason | RequestRefusal, message: strin
   };
 }
 
-/** A transient failure: the sender retries (500, or 429 when we shed load). */
-export function retryLater(
-  code: string,
-  message: string,
-  status: 429 | 500 = 500,
-  retryAfterSeconds = 1,
-): DeliveryAnswer {
+/**
+ * Every transient code with the status the sender sees: 429 when we shed load (too much in flight, a budget
+ * spent), 500 for trouble a retry can fix.
+ */
+export const TRANSIENT_STATUS: Readonly<Record<TransientCode, 429 | 500>> = Object.freeze({
+  SIGNATURE_UNKNOWN_KID: 500,
+  KEYSET_UNAVAILABLE: 500,
+  STORAGE_UNAVAILABLE: 500,
+  INTERNAL_ERROR: 500,
+  OVERLOADED: 429,
+  SHUTTING_DOWN: 500,
+  BODY_BUDGET: 429,
+  BODY_TIMEOUT: 500,
+  BODY_ABORTED: 500,
+  FINDER_UNAVAILABLE: 500,
+  FINDER_PENDING: 500,
+  UNSIGNED_FETCH_BUDGET: 429,
+});
+
+/** A transient failure: the sender retries after `retryAfterSeconds` (status from {@link TRANSIENT_STATUS}). */
+export function retryLater(code: TransientCode, message: string, retryAfterSeconds = 1): DeliveryAnswer {
+  const status = TRANSIENT_STATUS[code];
   return {
     status,
     body: { status: 'error', code, message },

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
-import { type SignatureReason, StorageError } from '../errors.js';
+import { type RefusalCode, StorageError } from '../errors.js';
 import type { JobStore } from '../storage/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
@@ -22,13 +22,7 @@ import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 import { createQuarantinePolicy, type Refusal } from './create-quarantine-policy.js';
 import { createUnsignedFetcher, type FinderFetch, type UnsignedFetcher } from './create-unsigned-fetcher.js';
-import {
-  type DeliveryAnswer,
-  HINTED_REFUSALS,
-  type RequestRefusal,
-  refusal,
-  retryLater,
-} from './delivery-answer.js';
+import { type DeliveryAnswer, HINTED_REFUSALS, refusal, retryLater } from './delivery-answer.js';
 import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js';
 import { declaredLength } from './read-body.js';
 import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
@@ -96,7 +90,7 @@ export interface HandlerContext {
   fetcher: UnsignedFetcher | undefined;
   refuse(
     refused: Omit<Refusal, 'reason'> & {
-      reason: SignatureReason | RequestRefusal;
+      reason: RefusalCode;
       message: string;
       hintJobId?: string;
     },
@@ -232,7 +226,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     }
   }
   const overloaded = (): DeliveryAnswer => ({
-    ...retryLater('OVERLOADED', 'too many deliveries in progress; retry later', 429),
+    ...retryLater('OVERLOADED', 'too many deliveries in progress; retry later'),
     connection: 'close',
   });
 

@@ -4,6 +4,7 @@
  */
 import type { Hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { HooksyncError, type RequestRefusal, type TransientCode } from '../errors.js';
 
 /** 32 MB: more than any Search Contact page of 250 people. */
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -32,11 +33,20 @@ export function declaredLength(request: IncomingMessage): number | undefined {
 /** Why a body could not be read. */
 export type BodyReadFailure = 'too_large' | 'aborted' | 'timeout' | 'over_budget';
 
+/** The code each failure is answered with: a refusal for a body over the limit, else a retry. */
+const BODY_READ_CODES = {
+  too_large: 'BODY_TOO_LARGE',
+  aborted: 'BODY_ABORTED',
+  timeout: 'BODY_TIMEOUT',
+  over_budget: 'BODY_BUDGET',
+} as const satisfies Record<BodyReadFailure, RequestRefusal | TransientCode>;
+
 /** Why a body could not be read. */
-export class BodyReadError extends Error {
+export class BodyReadError extends HooksyncError {
+  declare readonly code: (typeof BODY_READ_CODES)[BodyReadFailure];
   readonly reason: BodyReadFailure;
   constructor(reason: BodyReadFailure, message: string) {
-    super(message);
+    super(BODY_READ_CODES[reason], message);
     this.reason = reason;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SignatureError } from '../errors.js';
+import { isTransientCode, SignatureError } from '../errors.js';
 import { decodeClaimsUnverified } from '../webhooks/decode-claims-unverified.js';
 import { assertTokenTimes } from '../webhooks/parse-webhook-claims.js';
 import { assertBodyHash, verifiedBody } from '../webhooks/verify-callback.js';
@@ -32,7 +32,7 @@ export async function verifyBeforeBody(
     token = await verifyToken(signature, ctx.deps.keys);
   } catch (error) {
     if (!(error instanceof SignatureError)) throw error;
-    if (error.transient) return retryLater(error.code, error.message);
+    if (error.transient && isTransientCode(error.code)) return retryLater(error.code, error.message);
     return ctx.refuse({
       reason: error.code,
       message: error.message,
@@ -163,7 +163,7 @@ export async function completeSigned(
 
 function overBudget(): DeliveryAnswer {
   return {
-    ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later', 429, 1),
+    ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later'),
     connection: 'close',
   };
 }

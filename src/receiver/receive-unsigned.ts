@@ -35,7 +35,7 @@ export async function readUnsignedPrefix(
   const reserved = limits.unsignedPrefixBytes;
   if (!budget.tryReserve(reserved)) {
     return {
-      ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later', 429, 1),
+      ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later'),
       connection: 'close',
     };
   }

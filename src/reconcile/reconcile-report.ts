@@ -1,6 +1,7 @@
 /**
  * What a reconcile run did: the report the run returns, the JSON the CLI prints and the history keeps.
  */
+import type { AnyErrorCode } from '../errors.js';
 
 /** How a run ended. */
 export type ReconcileStatus =
@@ -71,7 +72,7 @@ export interface ReconcileReport extends ReconcileCounts {
   /** When `lease_held`: who holds the lease and until when. */
   lease?: { holder: string; expires_at: string };
   /** When `stopped`: the service's answer that stopped the run. */
-  stop?: { code: string; status: number; message: string };
+  stop?: { code: AnyErrorCode; status: number; message: string };
   /** When `failed` or `aborted`: why. */
   error?: string;
   /** When `dry_run`: what would be fetched. */

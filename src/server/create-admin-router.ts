@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { ValidationError } from '../errors.js';
+import { type AdminCode, type ValidationCode, ValidationError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
   countExpectedJobs,
@@ -44,7 +44,7 @@ export interface AdminRouterDeps {
 function sendError(
   res: Response,
   status: number,
-  code: string,
+  code: AdminCode | ValidationCode,
   message: string,
   issues?: readonly string[],
 ): void {

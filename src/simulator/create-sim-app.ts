@@ -5,9 +5,8 @@
  */
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { isErrorCode } from '../contract/error-codes.js';
 import { JWKS_PATH } from '../contract/webhook-signature.js';
-import { ServiceError, ValidationError } from '../errors.js';
+import { isErrorCode, ServiceError, ValidationError } from '../errors.js';
 import type { ApiKeyRegistry } from './api-key-registry.js';
 import { createFinderHandler, type FinderDeps } from './finder-routes.js';
 import type { JobRunner } from './job-runner.js';

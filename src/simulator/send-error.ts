@@ -3,8 +3,9 @@
  * goes with, from the contract's one table.
  */
 import type { Response } from 'express';
-import { type ErrorCode, httpStatusOf } from '../contract/error-codes.js';
+import { httpStatusOf } from '../contract/error-codes.js';
 import { makeErrorObject } from '../contract/error-object.js';
+import type { ErrorCode } from '../errors.js';
 
 /** Answers `code` with its HTTP status and an error object carrying `message` and `detail`. */
 export function sendError(

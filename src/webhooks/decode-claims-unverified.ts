@@ -1,9 +1,10 @@
 /**
- * Reads a webhook token's claims WITHOUT verifying anything, for hints only: the receiver records the
- * claimed job_id of an expired or unverifiable callback so that reconcile fetches the authoritative copy.
- * Never trust these values for anything else.
+ * Reads a webhook token's claims WITHOUT verifying anything, for display only: the quarantine shows the
+ * claimed job_id of a callback whose token failed. Never trust these values for anything else (no hint
+ * comes from them). jose decodes; only refusal paths call this, so its cost is not on the hot path.
  */
-import { decodeJsonSegment, splitCompactJws } from './split-compact-jws.js';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { SIGNATURE_MAX_LENGTH } from './split-compact-jws.js';
 
 /** Claims as a token states them, unverified; a field is present only when it has the right type. */
 export interface UnverifiedClaims {
@@ -15,12 +16,18 @@ export interface UnverifiedClaims {
   body_hash_alg?: string;
 }
 
-/** The claims a signature header states, unverified, or undefined when it cannot be decoded. Never throws. */
+/**
+ * The claims a signature header states, unverified, or undefined when it cannot be decoded: longer than the
+ * verifier's bound, not three segments, a header or payload that is not a JSON object. Never throws.
+ */
 export function decodeClaimsUnverified(signature: string | undefined): UnverifiedClaims | undefined {
-  if (typeof signature !== 'string' || signature === '') return undefined;
+  if (typeof signature !== 'string' || signature === '' || signature.length > SIGNATURE_MAX_LENGTH) {
+    return undefined;
+  }
   let payload: Record<string, unknown>;
   try {
-    payload = decodeJsonSegment(splitCompactJws(signature).payload, 'payload');
+    decodeProtectedHeader(signature);
+    payload = decodeJwt(signature);
   } catch {
     return undefined;
   }

@@ -6,14 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEPARTMENTS, EMPLOYEE_RANGES, SENIORITIES } from '../../src/contract/enums.js';
-import { ERROR_CODES } from '../../src/contract/error-codes.js';
 import {
   parseCompanyRevealRequest,
   parseJobChangeRequest,
   parseSearchContactRequest,
 } from '../../src/contract/requests.js';
 import { parseTitleFilter } from '../../src/contract/title-filter.js';
-import { ValidationError } from '../../src/errors.js';
+import { ERROR_CODES, ValidationError } from '../../src/errors.js';
 import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 

@@ -3,10 +3,9 @@ import { type Command, Option } from 'commander';
 import { LOG_LEVELS, type LogLevel } from '../../config/load-config.js';
 import type { DemoReport } from '../../demo/demo-report.js';
 import type { DemoProgress } from '../../demo/run-demo.js';
-import { type CliContext, CliError, EXIT_FAILURE, writeLine } from '../context.js';
+import { type CliContext, CliError, EXIT_ABORTED, EXIT_FAILURE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { printTable } from '../print-table.js';
-import { EXIT_ABORTED } from './reconcile.js';
 
 /** The demo logs warnings and errors only, so that its own lines on stderr stay readable. */
 export const DEFAULT_DEMO_LOG_LEVEL: LogLevel = 'warn';

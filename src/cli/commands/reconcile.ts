@@ -9,7 +9,15 @@ import {
   type ReconcileRunRecord,
 } from '../../reconcile/reconcile-history.js';
 import { formatReconcileSummary, type ReconcileReport } from '../../reconcile/reconcile-report.js';
-import { type CliContext, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, writeLine } from '../context.js';
+import {
+  type CliContext,
+  CliError,
+  EXIT_ABORTED,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  writeLine,
+} from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import {
@@ -21,8 +29,6 @@ import {
 } from '../options.js';
 import { requireService } from './reveal.js';
 
-/** Exit code of a run cancelled by SIGINT / SIGTERM (128 + SIGINT). */
-export const EXIT_ABORTED = 130;
 /** Least time between two redraws of the progress bar. */
 const PROGRESS_REDRAW_MS = 100;
 const PROGRESS_WIDTH = 30;

@@ -4,6 +4,7 @@
  * receiver's throttle, so that a guess counts the same wherever it is made.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ErrorAnswerBody } from '../../errors.js';
 import { type AuthThrottle, clientAddress } from './create-auth-throttle.js';
 import { isAuthorizedBearer } from './is-same-secret.js';
 
@@ -21,7 +22,7 @@ export function requireAdminBearer(token: string, throttle: AuthThrottle): Reque
         status: 'error',
         code: 'TOO_MANY_FAILED_ATTEMPTS',
         message: 'too many wrong admin tokens from this address; retry later',
-      });
+      } satisfies ErrorAnswerBody);
       return;
     }
     if (isAuthorizedBearer(req.get('authorization'), token)) {
@@ -30,8 +31,10 @@ export function requireAdminBearer(token: string, throttle: AuthThrottle): Reque
     }
     throttle.recordFailure(address, 'admin_api');
     res.set('www-authenticate', 'Bearer realm="hooksync-admin"');
-    res
-      .status(401)
-      .json({ status: 'error', code: 'UNAUTHORIZED', message: 'a valid admin bearer token is required' });
+    res.status(401).json({
+      status: 'error',
+      code: 'UNAUTHORIZED',
+      message: 'a valid admin bearer token is required',
+    } satisfies ErrorAnswerBody);
   };
 }

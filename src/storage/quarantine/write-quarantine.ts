@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
+import type { RefusalCode } from '../../errors.js';
 import type { Database } from '../database.js';
 import { insertRows } from '../insert-rows.js';
 import { textOrNull } from '../normalize-values.js';
@@ -13,7 +14,7 @@ import { quarantineBodyColumns } from './quarantine-body.js';
 /** A body refused by the receiver, kept with the reason. */
 export interface QuarantineInput {
   /** A SignatureReason or another refusal code. */
-  readonly reason: string;
+  readonly reason: RefusalCode;
   readonly detail?: string;
   /** input.task.job_id as the body claimed it, if it could be read. */
   readonly claimedJobId?: string;
@@ -31,7 +32,7 @@ export interface QuarantinedBody {
 
 /** Throws TypeError for a caller's mistake: a quarantine needs a reason and the body's bytes. */
 export function assertQuarantineInput(input: QuarantineInput): void {
-  if (typeof input?.reason !== 'string' || input.reason === '') {
+  if (typeof input?.reason !== 'string' || input.reason.length === 0) {
     throw new TypeError('quarantine: reason must be a non-empty string');
   }
   if (!(input.body instanceof Uint8Array)) throw new TypeError('quarantine: body must be a Uint8Array');

@@ -105,7 +105,7 @@ export function defineQuarantineAndQueryTests(ctx: SuiteContext): void {
       expect(await listJobs(ctx.database.db, { kind: 'search_contact' })).toEqual([]);
       await expect(listJobs(ctx.database.db, { limit: -1 })).rejects.toThrow(TypeError);
 
-      for (const reason of ['SIGNATURE_EXPIRED', 'BODY_MALFORMED_JSON']) {
+      for (const reason of ['SIGNATURE_EXPIRED', 'BODY_MALFORMED_JSON'] as const) {
         ctx.clock.ms += 1000;
         await store.quarantine({ reason, body: new TextEncoder().encode(reason) });
       }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  categoryOf,
-  ERROR_CATEGORIES,
-  ERROR_CODE_PATTERN,
-  ERROR_CODES,
-  httpStatusOf,
-  isErrorCode,
-} from '../../../src/contract/error-codes.js';
+import { categoryOf, ERROR_CODE_PATTERN, httpStatusOf } from '../../../src/contract/error-codes.js';
+import { ERROR_CATEGORIES, ERROR_CODES, isErrorCode } from '../../../src/errors.js';
 import { interfaceText, sharedInterfaceText } from '../../helpers/interface-text.js';
 
 /** The codes listed under "All error codes" in the interface, read from the document itself. */

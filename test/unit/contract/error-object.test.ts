@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../src/contract/error-codes.js';
 import { errorObjectSchema, makeErrorObject, parseErrorObject } from '../../../src/contract/error-object.js';
+import { ERROR_CODES } from '../../../src/errors.js';
 
 describe('makeErrorObject', () => {
   it('derives the category from the code', () => {

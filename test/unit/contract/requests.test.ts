@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ValidationCode } from '../../../src/contract/error-codes.js';
 import { parseCompanyRevealRequest, parseJobChangeRequest } from '../../../src/contract/requests.js';
+import type { ValidationCode } from '../../../src/errors.js';
 import { refusal } from './refusal.js';
 
 const BAD = 'VALIDATION_BAD_REQUEST';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ValidationCode } from '../../../src/contract/error-codes.js';
 import { parseSearchContactRequest } from '../../../src/contract/requests.js';
 import { parseTitleFilter } from '../../../src/contract/title-filter.js';
+import type { ValidationCode } from '../../../src/errors.js';
 import { refusal } from './refusal.js';
 
 const CONTACT = { contact_linkedin: 'https://www.linkedin.com/in/jane-doe' };

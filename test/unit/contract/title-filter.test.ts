@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TitleFilterCode } from '../../../src/contract/error-codes.js';
 import {
   parseTitleFilter,
   printTitleFilter,
   TITLE_FILTER_MAX_NESTING,
   type TitleFilterNode,
 } from '../../../src/contract/title-filter.js';
-import { ValidationError } from '../../../src/errors.js';
+import { type TitleFilterCode, ValidationError } from '../../../src/errors.js';
 
 const t = (...words: string[]): TitleFilterNode => ({ type: 'term', words });
 const and = (left: TitleFilterNode, right: TitleFilterNode): TitleFilterNode => ({
