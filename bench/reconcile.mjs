@@ -18,7 +18,7 @@ import { createClient } from '../dist/client/create-client.js';
 import { recordExpectedJobs } from '../dist/reconcile/record-expected-jobs.js';
 import { runReconcile } from '../dist/reconcile/run-reconcile.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
-import { createJobStore } from '../dist/storage/job-store.js';
+import { createJobStore } from '../dist/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
 
 const { values } = parseArgs({

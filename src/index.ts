@@ -78,7 +78,7 @@ export { scheduleReconcile } from './reconcile/schedule-reconcile.js';
 export type { Database } from './storage/database.js';
 export { decodeEnvelope, loadEnvelopeText } from './storage/envelope-codec.js';
 export { getJob, listJobs, listQuarantine } from './storage/job-queries.js';
-export { createJobStore, type JobStore, type StoreResult } from './storage/job-store.js';
+export { createJobStore, type JobStore, type StoreResult } from './storage/job-store/job-store.js';
 export { type MigrationReport, migrateToLatest } from './storage/migrate-to-latest.js';
 // Storage
 export { type HooksyncDatabase, openDatabase } from './storage/open-database.js';

@@ -20,7 +20,7 @@ import { createSimulator } from '../simulator/create-simulator.js';
 import type { DeliveryFault } from '../simulator/delivery-faults.js';
 import type { DeliveryRecord } from '../simulator/webhook-dispatcher.js';
 import type { Database } from '../storage/database.js';
-import { createJobStore } from '../storage/job-store.js';
+import { createJobStore } from '../storage/job-store/job-store.js';
 import { asRecord, recordAt, textAt } from '../storage/normalize-values.js';
 import { checkDemoInvariants } from './check-demo-invariants.js';
 import { chooseFaultSeed, type FaultRequirements } from './choose-fault-seed.js';

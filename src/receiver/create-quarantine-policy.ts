@@ -5,7 +5,7 @@
  * not stored one by one; and a total byte budget for bodies, the oldest emptied first (rows stay).
  */
 import type { Logger } from 'pino';
-import type { JobStore, QuarantineInput } from '../storage/job-store.js';
+import type { JobStore, QuarantineInput } from '../storage/job-store/job-store.js';
 import type { TrimQuarantineReport } from '../storage/trim-quarantine.js';
 import type { ReceiverMetrics } from './create-metrics.js';
 

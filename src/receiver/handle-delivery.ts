@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { type SignatureReason, StorageError } from '../errors.js';
-import type { JobStore } from '../storage/job-store.js';
+import type { JobStore } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/trim-quarantine.js';

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { ServiceError } from '../errors.js';
 import type { Database, JobKind } from '../storage/database.js';
-import type { StoreInput, StoreResult } from '../storage/job-store.js';
+import type { StoreInput, StoreResult } from '../storage/job-store/job-store.js';
 import { type FetchOutcome, type FinderClient, fetchExpectedJob } from './fetch-expected-job.js';
 import type { ExpectedJobRow } from './list-expected-jobs.js';
 import type { ReconcileCounts } from './reconcile-report.js';

@@ -10,7 +10,7 @@ import { createClient } from '../../src/client/create-client.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/client/read-capped-body.js';
 import { recordExpectedJobs } from '../../src/reconcile/record-expected-jobs.js';
 import { runReconcile } from '../../src/reconcile/run-reconcile.js';
-import { createJobStore, type JobStore } from '../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../src/storage/job-store/job-store.js';
 import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { type StreamingUpstream, startStreamingUpstream } from '../helpers/streaming-upstream.js';
 import { type SeededSimulator, startSimulatorWithJobs } from '../integration/reconcile/helpers/sim-jobs.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.js';
 import type { Database } from '../../../src/storage/database.js';
 import { listQuarantine } from '../../../src/storage/job-queries.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { decodePersonTexts } from '../../../src/storage/person-texts.js';

@@ -16,7 +16,7 @@ import { runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import type { JobKind } from '../../../src/storage/database.js';
 import { listJobs } from '../../../src/storage/job-queries.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { createCountingFetch, type LaunchedJob, launchJobs } from './helpers/sim-jobs.js';
 

@@ -8,7 +8,7 @@ import {
   listQuarantine,
   purgeExpiredDeliveries,
 } from '../../../src/storage/job-queries.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import {
   companyRevealText,
   jobChangeText,

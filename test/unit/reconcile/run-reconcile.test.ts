@@ -11,7 +11,7 @@ import { recordExpectedJobs } from '../../../src/reconcile/record-expected-jobs.
 import { type ReconcileOptions, runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import type { JobKind } from '../../../src/storage/database.js';
 import { getJob } from '../../../src/storage/job-queries.js';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../../src/storage/job-store/job-store.js';
 import { jsonReply } from '../../helpers/http-stub-server.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import {

@@ -5,14 +5,14 @@
  * converge on one stored job (design.md, "Exactly once").
  */
 import type { Kysely } from 'kysely';
-import { isTerminalStatus } from '../contract/enums.js';
-import type { Database, JobKind } from './database.js';
+import { isTerminalStatus } from '../../contract/enums.js';
+import type { Database, JobKind } from '../database.js';
+import { updateLedger } from '../update-ledger.js';
 import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
 import { recordOutboxEvents } from './record-outbox-events.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
-import { updateLedger } from './update-ledger.js';
 import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../../../src/contract/json.js';
-import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
-import { prepareJob } from '../../../src/storage/prepare-job.js';
-import { companyRevealText, jobChangeText, testUuid } from './envelope-texts.js';
+import { parseJsonText } from '../../../../src/contract/json.js';
+import { computeBodyHash } from '../../../../src/contract/webhook-signature.js';
+import { prepareJob } from '../../../../src/storage/job-store/prepare-job.js';
+import { companyRevealText, jobChangeText, testUuid } from '../envelope-texts.js';
 
 const NOW = Date.UTC(2026, 2, 4);
 

@@ -7,16 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { StorageError } from '../errors.js';
-import type { Database, JobKind } from './database.js';
+import { StorageError } from '../../errors.js';
+import type { Database, JobKind } from '../database.js';
+import type { NormalizedRows } from '../normalize-envelope.js';
+import { textOrNull } from '../normalize-values.js';
+import type { HooksyncDatabase } from '../open-database.js';
+import { quarantineBodyColumns } from '../quarantine-body.js';
 import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
 import { insertRows } from './insert-rows.js';
 import { type HeldRows, normalizeQueuedJobs, rowsFromText } from './normalization-queue.js';
-import type { NormalizedRows } from './normalize-envelope.js';
-import { textOrNull } from './normalize-values.js';
-import type { HooksyncDatabase } from './open-database.js';
 import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
-import { quarantineBodyColumns } from './quarantine-body.js';
 import {
   isQueuedForNormalizer,
   type NormalizationMode,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
-import { StorageError } from '../errors.js';
+import { StorageError } from '../../errors.js';
 import {
   assertQuarantineInput,
   type JobStore,
@@ -51,8 +51,9 @@ export interface WorkerJobStore extends JobStore {
 export function defaultStoreWorkerUrl(): URL {
   const beside = new URL('./store-worker.js', import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return beside;
-  const built = new URL('../../dist/storage/store-worker.js', import.meta.url);
-  if (!existsSync(built)) throw new Error('dist/storage/store-worker.js is missing: run `npm run build`');
+  const built = new URL('../../../dist/storage/job-store/store-worker.js', import.meta.url);
+  if (!existsSync(built))
+    throw new Error('dist/storage/job-store/store-worker.js is missing: run `npm run build`');
   return built;
 }
 

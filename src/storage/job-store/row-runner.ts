@@ -6,8 +6,8 @@
  * 250-person page goes in ~35% less CPU than as one fresh multi-row statement). The SQL is Kysely's in both.
  */
 import type { CompiledQuery, Kysely } from 'kysely';
-import { chunkForParameters } from './chunk-for-parameters.js';
-import type { Database } from './database.js';
+import { chunkForParameters } from '../chunk-for-parameters.js';
+import type { Database } from '../database.js';
 
 /** A statement for some rows: what Kysely's builders return (insert … values(rows) …). */
 export interface RowsStatement<O> {

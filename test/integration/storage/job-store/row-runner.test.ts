@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
+import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
 
 describe('SQLite row runner', () => {
   let dir: string;

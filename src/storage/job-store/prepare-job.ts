@@ -4,15 +4,15 @@
  * thread that has just parsed the envelope to verify it) so that the writer only writes. A PreparedJob is
  * plain data: it crosses to the store's worker thread as is.
  */
-import { checkEnvelopeForKind } from '../contract/envelope.js';
-import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
-import { parseJsonText } from '../contract/json.js';
-import { SIGNATURE_LIFETIME_SECONDS } from '../contract/limits.js';
-import { computeBodyHash } from '../contract/webhook-signature.js';
-import type { JobKind, JobSource } from './database.js';
-import { encodeEnvelope } from './envelope-codec.js';
-import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
-import { asRecord, member, textOrNull } from './normalize-values.js';
+import { checkEnvelopeForKind } from '../../contract/envelope.js';
+import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
+import { parseJsonText } from '../../contract/json.js';
+import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
+import { computeBodyHash } from '../../contract/webhook-signature.js';
+import type { JobKind, JobSource } from '../database.js';
+import { encodeEnvelope } from '../envelope-codec.js';
+import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
+import { asRecord, member, textOrNull } from '../normalize-values.js';
 
 /** What {@link JobStore.store} takes. */
 export interface StoreInput {
