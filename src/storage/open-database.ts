@@ -150,11 +150,16 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
       transient: storageError.transient,
     });
   }
-  const db = new Kysely<Schema>({
-    dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
-  });
+  // One statement cache per connection: Kysely's driver and the row runner both prepare through it.
+  const statements = new CachedSqliteDatabase(raw);
+  const db = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   registerSqliteHandle(db, raw);
-  return { db, dialect: 'sqlite', rowRunner: createSqliteRowRunner(raw), close: once(() => db.destroy()) };
+  return {
+    db,
+    dialect: 'sqlite',
+    rowRunner: createSqliteRowRunner(statements),
+    close: once(() => db.destroy()),
+  };
 }
 
 /**
