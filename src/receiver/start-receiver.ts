@@ -66,6 +66,11 @@ export interface StartReceiverOptions {
    */
   storeThread?: 'worker' | 'main';
   /**
+   * The store worker's script (default: the built store-worker.js beside the job store module). Code run
+   * from the TypeScript sources (tests) passes the built one: worker threads run JavaScript only.
+   */
+  storeWorkerUrl?: URL;
+  /**
    * The destinations (loadDestinations) the dispatcher delivers to; their routing is recorded before the
    * first job is received. Default none: the routing is cleared, so no new events are written.
    */
@@ -171,6 +176,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           now,
           logger,
           onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
+          ...(options.storeWorkerUrl ? { workerUrl: options.storeWorkerUrl } : {}),
         })
       : undefined;
     const store: JobStore = workerStore ?? createJobStore({ database, logger, now });

@@ -3,6 +3,7 @@
  * normalizer behind it, and what happens when the worker dies (what it held is failed as retryable, what it
  * never got waits, a new worker takes over).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
 } from '../../../../src/storage/job-store/worker-job-store.js';
 import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
+import { BUILT_STORE_WORKER } from '../../../helpers/ensure-built.js';
 import { companyRevealText, searchContactText, testUuid } from '../../../unit/storage/envelope-texts.js';
 
 /** The job_id on which test/helpers/crashing-store-worker.mjs exits. */
@@ -40,12 +42,8 @@ describe('the worker job store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async (workerUrl?: URL) => {
-    const store = await startWorkerJobStore({
-      databaseUrl: url,
-      now: () => NOW_MS,
-      ...(workerUrl ? { workerUrl } : {}),
-    });
+  const start = async (workerUrl: URL = BUILT_STORE_WORKER) => {
+    const store = await startWorkerJobStore({ databaseUrl: url, now: () => NOW_MS, workerUrl });
     stores.push(store);
     return store;
   };
