@@ -48,7 +48,12 @@ export interface PreparedJob {
   readonly contextId: string | null;
   readonly startDate: string | null;
   readonly stopDate: string | null;
-  readonly envelopeText: string;
+  /**
+   * The envelope's length in characters (what the deferred store's thresholds count). The text itself is
+   * not kept: what is written is its compressed form and its rows, and a 500 KB string would otherwise
+   * be copied to the store's worker thread with every page.
+   */
+  readonly envelopeChars: number;
   /** The envelope as stored: compressed by encodeEnvelope (a plain Uint8Array: it crosses threads as is). */
   readonly envelopeZ: Uint8Array;
   /** Of the original bytes, not the compressed ones. */
@@ -129,7 +134,7 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
     contextId: stringOrNull(member(task, 'context_id')),
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
-    envelopeText: input.envelopeText,
+    envelopeChars: input.envelopeText.length,
     envelopeZ: plainBytes(encodeEnvelope(input.envelopeText)),
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
