@@ -45,7 +45,7 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-dest-'));
   try {
     const { openMigratedDatabase } = await import(new URL('storage/open-migrated-database.js', DIST).href);
-    const { createJobStore } = await import(new URL('storage/job-store.js', DIST).href);
+    const { createJobStore } = await import(new URL('storage/job-store/job-store.js', DIST).href);
     const { parseDestinations } = await import(new URL('destinations/load-destinations.js', DIST).href);
     const { createDispatcher } = await import(new URL('destinations/create-dispatcher.js', DIST).href);
     const { readFileSync } = await import('node:fs');

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { createClient } from '../dist/client/create-client.js';
 import { runReconcile } from '../dist/reconcile/run-reconcile.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
-import { createJobStore } from '../dist/storage/job-store.js';
+import { createJobStore } from '../dist/storage/job-store/job-store.js';
 import { recordExpectedJobs } from '../dist/storage/ledger/record-expected-jobs.js';
 import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
 

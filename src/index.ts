@@ -130,7 +130,7 @@ export {
   type JobStoreDeps,
   type StoreInput,
   type StoreResult,
-} from './storage/job-store.js';
+} from './storage/job-store/job-store.js';
 /** Adding expected jobs to the ledger. */
 export { type ExpectedJob, recordExpectedJobs } from './storage/ledger/record-expected-jobs.js';
 /** The schema's migrations, run to the latest. */

@@ -42,6 +42,11 @@ const ROLE = (
 ).split(' ');
 const RANK = ['VP', 'Head of', 'Director of', 'Senior Manager,', 'Manager,', 'Lead,', 'Chief', 'Principal'];
 const SENIORITY = ['Vice President', 'Director', 'CXO', 'Manager', 'Senior', 'Entry', 'Owner', 'Partner'];
+/** The interface's department values (Resources): a page with any other fails the schema check. */
+const DEPARTMENT = (
+  'Leadership,Engineering,Product Management,Sales,Marketing,Customer Success,Finance,Accounting,Legal,' +
+  'Human Resources,Information Technology,Operations,Education,Other'
+).split(',');
 const CITY = (
   'Berlin,Germany;Munich,Germany;Vienna,Austria;Zurich,Switzerland;Paris,France;Lyon,France;Madrid,Spain;' +
   'Barcelona,Spain;Lisbon,Portugal;Milan,Italy;Rome,Italy;Amsterdam,Netherlands;Brussels,Belgium;' +
@@ -184,7 +189,7 @@ export function realisticPerson(r) {
     phone_numbers: [],
     title: role,
     seniority: r.pick(SENIORITY),
-    department: r.pick(ROLE),
+    department: r.pick(DEPARTMENT),
     experiences,
     email_verified: null,
     email_confidence: null,
@@ -204,7 +209,16 @@ export function realisticSearchPage(r, jobId, count = 250) {
     stop_date: '2026-11-24T14:20:41.000042+02:00',
     output: {
       persons,
-      usage: { persons_count: count, persons_usd: count * 0.2, total_usd: count * 0.2 },
+      usage: {
+        total_usd: count * 0.2,
+        balance_remaining_usd: 25_000 - r.int(20_000) / 100,
+        persons_count: count,
+        persons_usd: count * 0.2,
+        phones_count: 0,
+        phones_usd: 0,
+        companies_count: 0,
+        companies_usd: 0,
+      },
     },
     input: {
       task: {
@@ -243,7 +257,9 @@ export function realisticReveal(r, jobId) {
     status: 'SUCCEEDED',
     start_date: '2026-11-24T14:20:30.123456Z',
     stop_date: '2026-11-24T14:20:30.912000Z',
-    input: { task: { ip, job_id: jobId, context_id: r.uuid() } },
+    input: {
+      task: { ip, custom_fields: { visit_id: `v-${r.hex(8)}` }, job_id: jobId, context_id: r.uuid() },
+    },
     output: {
       ip,
       type: 'company',
@@ -274,6 +290,16 @@ export function realisticReveal(r, jobId) {
           total_funding_usd: rounds.reduce((sum, round) => sum + round.amount_raised_usd, 0),
           funding_rounds: rounds,
         },
+      },
+      usage: {
+        total_usd: 0.05,
+        balance_remaining_usd: 25_000 - r.int(20_000) / 100,
+        persons_count: 0,
+        persons_usd: 0,
+        phones_count: 0,
+        phones_usd: 0,
+        companies_count: 1,
+        companies_usd: 0.05,
       },
     },
   });

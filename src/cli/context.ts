@@ -25,6 +25,11 @@ export interface CliContext {
   setExitCode(code: number): void;
   /** Resolves when the process is asked to stop (SIGINT / SIGTERM), for long-running commands. */
   readonly shutdown: Promise<string>;
+  /**
+   * The receiver's store worker script (serve, demo; default the built one beside the job store). Tests
+   * that run the CLI from the TypeScript sources pass the build: worker threads run JavaScript only.
+   */
+  readonly storeWorkerUrl?: URL;
 }
 
 /** The code of a command's failure, named after its exit code. */

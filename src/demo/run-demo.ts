@@ -20,7 +20,7 @@ import { createSimulator } from '../simulator/create-simulator.js';
 import type { DeliveryFault } from '../simulator/delivery-faults.js';
 import type { DeliveryRecord } from '../simulator/webhook-dispatcher.js';
 import type { Database } from '../storage/database.js';
-import { createJobStore } from '../storage/job-store.js';
+import { createJobStore } from '../storage/job-store/job-store.js';
 import { asRecord, recordAt, textAt } from '../storage/normalize-values.js';
 import { checkDemoInvariants } from './check-demo-invariants.js';
 import { chooseFaultSeed, type FaultRequirements } from './choose-fault-seed.js';
@@ -73,6 +73,8 @@ export interface RunDemoOptions {
   readonly onProgress?: (progress: DemoProgress) => void;
   /** Stops the run between phases (everything opened is still closed). */
   readonly signal?: AbortSignal;
+  /** The receiver's store worker script (default the built one; see StartReceiverOptions.storeWorkerUrl). */
+  readonly storeWorkerUrl?: URL;
 }
 
 /** Delivery order: the reveals call back as they are launched, then the searches, then the job changes. */
@@ -128,7 +130,13 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoReport> {
       {},
       'the demo destination',
     );
-    const receiver = await startReceiver({ config, logger, port: 0, destinations });
+    const receiver = await startReceiver({
+      config,
+      logger,
+      port: 0,
+      destinations,
+      ...(options.storeWorkerUrl ? { storeWorkerUrl: options.storeWorkerUrl } : {}),
+    });
     closers.push(() => receiver.close());
     const { db } = receiver.database;
     const store = createJobStore({ database: receiver.database, logger });

@@ -1,5 +1,5 @@
 /**
- * The outbox, read side (the write side, in the storing transaction, is storage/record-outbox-events.ts):
+ * The outbox, read side (the write side, in the storing transaction, is storage/job-store/record-outbox-events.ts):
  * claiming due events for a dispatcher, recording what each attempt came to, and syncing the configured
  * destinations' routing. A claim is a visibility timeout (`claimed_until`): no other dispatcher takes the
  * event before it ends, and on Postgres `FOR UPDATE SKIP LOCKED` keeps two replicas from claiming one

@@ -14,7 +14,7 @@ import { finished } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { JobChangeStatus, JobKind } from '../contract/enums.js';
 import type { Database } from '../storage/database.js';
-import { oldestQueuedAt } from '../storage/normalization-queue.js';
+import { oldestQueuedAt } from '../storage/job-store/normalization-queue.js';
 import type { CsvDialectName } from './csv-dialects.js';
 import { exportCursorKey, readExportCursor, saveExportCursor } from './export-cursor.js';
 import { exportRows, templateHeader, toStoredInstant } from './export-rows.js';

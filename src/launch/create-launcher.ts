@@ -12,7 +12,7 @@ import { isTerminalStatus } from '../contract/enums.js';
 import { claimedJobId } from '../contract/job-kind.js';
 import { ServiceError } from '../errors.js';
 import type { Database } from '../storage/database.js';
-import type { StoreInput, StoreResult } from '../storage/job-store.js';
+import type { StoreInput, StoreResult } from '../storage/job-store/job-store.js';
 import { recordExpectedJobs } from '../storage/ledger/record-expected-jobs.js';
 
 /** The requests, as the client's launchers take them. */

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { RefusalCode } from '../errors.js';
-import type { JobStore } from '../storage/job-store.js';
+import type { JobStore } from '../storage/job-store/job-store.js';
 import type { TrimQuarantineReport } from '../storage/quarantine/trim-quarantine.js';
 import type { QuarantineInput } from '../storage/quarantine/write-quarantine.js';
 import type { ReceiverMetrics } from './create-metrics.js';

@@ -12,7 +12,7 @@ import type { UnsignedPolicy } from '../config/load-config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { type RefusalCode, StorageError } from '../errors.js';
-import type { JobStore } from '../storage/job-store.js';
+import type { JobStore } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { JobKind } from '../contract/enums.js';
 import type { ServiceError } from '../errors.js';
 import type { Database } from '../storage/database.js';
-import type { StoreInput, StoreResult } from '../storage/job-store.js';
+import type { StoreInput, StoreResult } from '../storage/job-store/job-store.js';
 import type { ExpectedJobRow } from '../storage/ledger/list-expected-jobs.js';
 import { readEntryState } from '../storage/ledger/select-due-entries.js';
 import {

@@ -25,12 +25,12 @@ import {
 import { runReconcile } from '../reconcile/run-reconcile.js';
 import { scheduleReconcile } from '../reconcile/schedule-reconcile.js';
 import { purgeExpiredDeliveries } from '../storage/job-queries.js';
-import { createJobStore, type JobStore } from '../storage/job-store.js';
-import { countQueued } from '../storage/normalization-queue.js';
+import { createJobStore, type JobStore } from '../storage/job-store/job-store.js';
+import { countQueued } from '../storage/job-store/normalization-queue.js';
+import { startWorkerJobStore } from '../storage/job-store/worker-job-store.js';
 import { type HooksyncDatabase, isDatabaseUp } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
-import { startWorkerJobStore } from '../storage/worker-job-store.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
 import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
@@ -70,6 +70,11 @@ export interface StartReceiverOptions {
    * connection no other thread can share, always uses `main`).
    */
   storeThread?: 'worker' | 'main';
+  /**
+   * The store worker's script (default: the built store-worker.js beside the job store module). Code run
+   * from the TypeScript sources (tests) passes the built one: worker threads run JavaScript only.
+   */
+  storeWorkerUrl?: URL;
   /**
    * The destinations (loadDestinations) the dispatcher delivers to; their routing is recorded before the
    * first job is received. Default none: the routing is cleared, so no new events are written.
@@ -168,6 +173,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           now,
           logger,
           onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
+          ...(options.storeWorkerUrl ? { workerUrl: options.storeWorkerUrl } : {}),
         })
       : undefined;
     const store: JobStore = workerStore ?? createJobStore({ database, logger, now });

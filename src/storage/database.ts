@@ -45,12 +45,12 @@ export interface JobsTable {
 
 /** One accepted callback token, kept until it expires so that a replay of it is recognised. */
 export interface DeliveriesTable {
-  /** The JWT's jti: a replayed token hits this unique key. */
-  jti: string;
-  job_id: string;
-  /** The token's exp; rows past it are purged (the token can no longer verify). */
-  expires_at: string;
-  received_at: string;
+  /** The JWT's jti as job-store/jti-key.ts keys it (16 bytes of its SHA-256): a replay hits this key. */
+  jti_key: Buffer;
+  /** The token's exp, epoch seconds (rounded up); rows past it are purged (the token can no longer verify). */
+  expires_at_s: number;
+  /** When the token was received, epoch seconds (rounded down). */
+  received_at_s: number;
 }
 
 /** A refused callback body, kept with the reason it was refused. */

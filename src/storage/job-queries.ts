@@ -6,6 +6,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { JobKind } from '../contract/enums.js';
 import type { Database, JobsTable } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
+import { epochSeconds } from './job-store/jti-key.js';
 import { assertLimit, guarded } from './query-guards.js';
 
 /** A stored job as read back: its columns, with the envelope as the exact text that arrived. */
@@ -70,7 +71,7 @@ export async function purgeExpiredDeliveries(db: Kysely<Database>, now: number |
   return guarded(async () => {
     const result = await db
       .deleteFrom('deliveries')
-      .where('expires_at', '<', cutoff.toISOString())
+      .where('expires_at_s', '<', epochSeconds(cutoff.getTime(), 'down'))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   });

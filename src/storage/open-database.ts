@@ -11,14 +11,14 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
-import { CachedSqliteDatabase } from './cached-sqlite-database.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { StorageDialect } from './column-types.js';
 import type { Database as Schema } from './database.js';
 import { registerSqliteHandle } from './envelope-reader.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { CachedSqliteDatabase } from './job-store/cached-sqlite-database.js';
+import { CHUNKED_ROW_RUNNER, createSqliteRowRunner, type RowRunner } from './job-store/row-runner.js';
 import { redactDatabaseUrl } from './redact-database-url.js';
-import { CHUNKED_ROW_RUNNER, createSqliteRowRunner, type RowRunner } from './row-runner.js';
 
 /** How long a SQLite writer waits for another process's lock before SQLITE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -150,11 +150,16 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
       transient: storageError.transient,
     });
   }
-  const db = new Kysely<Schema>({
-    dialect: new ImmediateSqliteDialect({ database: new CachedSqliteDatabase(raw) }),
-  });
+  // One statement cache per connection: Kysely's driver and the row runner both prepare through it.
+  const statements = new CachedSqliteDatabase(raw);
+  const db = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   registerSqliteHandle(db, raw);
-  return { db, dialect: 'sqlite', rowRunner: createSqliteRowRunner(raw), close: once(() => db.destroy()) };
+  return {
+    db,
+    dialect: 'sqlite',
+    rowRunner: createSqliteRowRunner(statements),
+    close: once(() => db.destroy()),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
+import { epochSeconds } from './job-store/jti-key.js';
 import { createEmptyPurgeCounts, type PurgeReport, type PurgeTable } from './purge-report.js';
 
 /** Knobs of {@link purgeOlderThan}. */
@@ -24,8 +25,10 @@ const HOUR_MS = 3_600_000;
 /** The instants the conditions compare with, as the ISO 8601 UTC text the columns hold. */
 interface PurgeWindow {
   readonly cutoffIso: string;
-  /** A token that expired before this instant can no longer verify, even with the clock tolerance. */
-  readonly deadTokenIso: string;
+  /** The cutoff as the epoch seconds deliveries.received_at_s holds. */
+  readonly cutoffS: number;
+  /** A token that expired before this instant (epoch seconds) can no longer verify, even with the clock tolerance. */
+  readonly deadTokenS: number;
   /** delivery_stats rows are hour starts: an hour at or before this one ended by the cutoff. */
   readonly lastWholeHourIso: string;
 }
@@ -86,15 +89,15 @@ const STEPS: ReadonlyArray<{ table: PurgeTable; count: Count; remove: Count }> =
         db
           .selectFrom('deliveries')
           .select((eb) => eb.fn.countAll().as('n'))
-          .where('received_at', '<', w.cutoffIso)
-          .where('expires_at', '<', w.deadTokenIso),
+          .where('received_at_s', '<', w.cutoffS)
+          .where('expires_at_s', '<', w.deadTokenS),
       ),
     remove: (db, w) =>
       deletedRows(
         db
           .deleteFrom('deliveries')
-          .where('received_at', '<', w.cutoffIso)
-          .where('expires_at', '<', w.deadTokenIso)
+          .where('received_at_s', '<', w.cutoffS)
+          .where('expires_at_s', '<', w.deadTokenS)
           .executeTakeFirst(),
       ),
   },
@@ -182,7 +185,8 @@ export async function purgeOlderThan(
   const cutoffMs = nowMs - olderThanMs;
   const window: PurgeWindow = {
     cutoffIso: new Date(cutoffMs).toISOString(),
-    deadTokenIso: new Date(nowMs - DEFAULT_TOLERANCE_SECONDS * 1000).toISOString(),
+    cutoffS: epochSeconds(cutoffMs, 'down'),
+    deadTokenS: epochSeconds(nowMs - DEFAULT_TOLERANCE_SECONDS * 1000, 'down'),
     lastWholeHourIso: new Date(Math.floor(cutoffMs / HOUR_MS) * HOUR_MS - HOUR_MS).toISOString(),
   };
   const dryRun = options.dryRun === true;

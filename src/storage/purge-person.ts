@@ -11,7 +11,7 @@ import { chunkForParameters } from './chunk-for-parameters.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { Database } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
-import { normalizeAllQueuedJobs } from './normalization-queue.js';
+import { normalizeAllQueuedJobs } from './job-store/normalization-queue.js';
 import type { HooksyncDatabase } from './open-database.js';
 import { erasePersonTexts } from './person-texts.js';
 import {

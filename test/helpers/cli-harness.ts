@@ -4,6 +4,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { BUILT_STORE_WORKER } from './ensure-built.js';
 
 export interface CliRun {
   code: number;
@@ -30,6 +31,7 @@ export async function runCliCaptured(
     interactive: false,
     setExitCode: () => {},
     shutdown: options.shutdown ?? new Promise<string>(() => {}),
+    storeWorkerUrl: BUILT_STORE_WORKER,
   };
   const code = await runCli(argv, ctx);
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };

@@ -16,4 +16,4 @@ parentPort.on('message', (message) => {
     process.exit(1);
   }
 });
-await import('../../dist/storage/store-worker.js');
+await import('../../dist/storage/job-store/store-worker.js');

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,6 +20,12 @@ function newestMtime(dir: string): number {
 
 /** Path of the built executable. */
 export const BUILT_CLI = join(root, 'dist/cli/main.js');
+
+/**
+ * The built store worker, for tests that start a receiver or a worker job store from the sources (worker
+ * threads run JavaScript only). The global setup builds it before any test runs.
+ */
+export const BUILT_STORE_WORKER = pathToFileURL(join(root, 'dist/storage/job-store/store-worker.js'));
 
 /** Builds dist/ unless it is current; returns the executable's path. */
 export function ensureBuilt(): string {

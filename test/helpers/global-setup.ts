@@ -1,7 +1,7 @@
 /**
  * Runs once before the tests: builds dist/ when the sources are newer. Worker threads run JavaScript
- * only, so the receiver's store worker (src/storage/store-worker.ts) runs from its build even when the
- * tests run the sources; spawned `hooksync` processes need the build too.
+ * only, so tests that start the receiver's store worker pass its build (BUILT_STORE_WORKER) even when
+ * they run the sources; spawned `hooksync` processes need the build too.
  */
 import { ensureBuilt } from './ensure-built.js';
 

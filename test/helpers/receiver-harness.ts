@@ -13,6 +13,7 @@ import {
   type StartReceiverOptions,
   startReceiver,
 } from '../../src/server/start-receiver.js';
+import { BUILT_STORE_WORKER } from './ensure-built.js';
 import { createTestDatabase } from './postgres.js';
 import { createSigningKey, type JwksServer, type SigningKey, startJwksServer } from './webhook-signer.js';
 
@@ -72,6 +73,7 @@ export async function startHarness(
     logger: pino({ level: 'debug' }, sink),
     now: () => NOW_MS,
     unknownKidCooldownMs: 1,
+    storeWorkerUrl: BUILT_STORE_WORKER,
     ...options.receiver,
   });
   return {

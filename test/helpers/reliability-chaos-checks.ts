@@ -9,7 +9,7 @@ import type { DeliveryRecord } from '../../src/simulator/webhook-dispatcher.js';
 import { tamperBody } from '../../src/simulator/webhook-dispatcher.js';
 import type { Database, JobSource } from '../../src/storage/database.js';
 import { listJobs } from '../../src/storage/job-queries.js';
-import { countQueued } from '../../src/storage/normalization-queue.js';
+import { countQueued } from '../../src/storage/job-store/normalization-queue.js';
 import { listQuarantine } from '../../src/storage/quarantine/list-quarantine.js';
 import type { ChaosJob, ChaosRun } from './reliability-chaos-run.js';
 import type { ChaosSimulators } from './reliability-chaos-sims.js';

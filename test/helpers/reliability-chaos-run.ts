@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLauncher, type Launcher } from '../../src/launch/create-launcher.js';
-import { createJobStore } from '../../src/storage/job-store.js';
+import { createJobStore } from '../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import type { ChaosSender, ChaosSimulators } from './reliability-chaos-sims.js';
 import type { RestartableServe } from './reliability-serve.js';

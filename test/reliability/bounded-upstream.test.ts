@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/client/read-capped-body.js';
 import { runReconcile } from '../../src/reconcile/run-reconcile.js';
-import { createJobStore, type JobStore } from '../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../src/storage/job-store/job-store.js';
 import { recordExpectedJobs } from '../../src/storage/ledger/record-expected-jobs.js';
 import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { type StreamingUpstream, startStreamingUpstream } from '../helpers/streaming-upstream.js';

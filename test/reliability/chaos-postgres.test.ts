@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReconcileRuns } from '../../src/reconcile/reconcile-history.js';
 import type { ReconcileReport } from '../../src/reconcile/reconcile-report.js';
 import { runReconcile } from '../../src/reconcile/run-reconcile.js';
-import { createJobStore } from '../../src/storage/job-store.js';
+import { createJobStore } from '../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../helpers/postgres.js';

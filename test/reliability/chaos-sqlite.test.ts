@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReconcile } from '../../src/reconcile/run-reconcile.js';
-import { createJobStore } from '../../src/storage/job-store.js';
+import { createJobStore } from '../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import {

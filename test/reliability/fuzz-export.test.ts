@@ -20,7 +20,7 @@ import { listTemplates, loadTemplate } from '../../src/export/load-template.js';
 import type { ExportTemplate } from '../../src/export/parse-template.js';
 import { runExport } from '../../src/export/run-export.js';
 import { writeCsv } from '../../src/export/write-csv.js';
-import { createJobStore, type JobStore } from '../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import { type ExpectedExport, exportCase, exportCaseArb } from '../helpers/reliability-export-cases.js';

@@ -49,6 +49,7 @@ async function demoCommand(ctx: CliContext, flags: DemoFlags): Promise<void> {
       logger,
       signal: abort.signal,
       onProgress: progress.phase,
+      ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
     });
   } catch (error) {
     if (abort.signal.aborted) throw new CliError((abort.signal.reason as Error).message, EXIT_ABORTED);

@@ -138,7 +138,7 @@ async function runLaunchCommand(
   const format = flags.format ?? (flags.from === '-' ? 'csv' : formatOfPath(flags.from));
   const { createClient } = await import('../../client/create-client.js');
   const { createLauncher } = await import('../../launch/create-launcher.js');
-  const { createJobStore } = await import('../../storage/job-store.js');
+  const { createJobStore } = await import('../../storage/job-store/job-store.js');
   const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
   const { DispatchTracker } = await import('../../launch/dispatch-tracker.js');
   const { runLaunch } = await import('../../launch/run-launch.js');

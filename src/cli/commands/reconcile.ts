@@ -156,7 +156,7 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
     const logger = createLogger(config.logLevel, ctx.stderr);
     const { createClient } = await import('../../client/create-client.js');
     const { runReconcile } = await import('../../reconcile/run-reconcile.js');
-    const { createJobStore } = await import('../../storage/job-store.js');
+    const { createJobStore } = await import('../../storage/job-store/job-store.js');
     const client = createClient({ ...service, logger });
     const abort = new AbortController();
     void ctx.shutdown.then((signal) => abort.abort(new Error(`interrupted by ${signal}`)));

@@ -91,7 +91,7 @@ export function registerRevealCommand(program: Command, ctx: CliContext): void {
     const logger = createLogger(config.logLevel, ctx.stderr);
     const { createClient } = await import('../../client/create-client.js');
     const { createLauncher } = await import('../../launch/create-launcher.js');
-    const { createJobStore } = await import('../../storage/job-store.js');
+    const { createJobStore } = await import('../../storage/job-store/job-store.js');
     const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
     const client = createClient({ ...service, logger });
     const database = await openMigratedDatabase(config.databaseUrl, { logger });

@@ -82,6 +82,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         config,
         logger,
         ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+        ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
         destinations,
       });
     } catch (error) {

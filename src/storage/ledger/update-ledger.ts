@@ -5,8 +5,8 @@
 import type { Kysely } from 'kysely';
 import { chunkForParameters } from '../chunk-for-parameters.js';
 import type { Database } from '../database.js';
-import type { PreparedJob } from '../prepare-job.js';
-import { CHUNKED_ROW_RUNNER, type RowRunner } from '../row-runner.js';
+import type { PreparedJob } from '../job-store/prepare-job.js';
+import { CHUNKED_ROW_RUNNER, type RowRunner } from '../job-store/row-runner.js';
 
 /**
  * Keeps the ledger of expected jobs in step with what a round stored: finished copies (new or duplicate)

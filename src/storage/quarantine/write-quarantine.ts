@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
 import type { RefusalCode } from '../../errors.js';
 import type { Database } from '../database.js';
-import { insertRows } from '../insert-rows.js';
+import { insertRows } from '../job-store/insert-rows.js';
+import type { RowRunner } from '../job-store/row-runner.js';
 import { textOrNull } from '../normalize-values.js';
-import type { RowRunner } from '../row-runner.js';
 import { quarantineBodyColumns } from './quarantine-body.js';
 
 /** A body refused by the receiver, kept with the reason. */

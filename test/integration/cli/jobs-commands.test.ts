@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';

@@ -2,6 +2,7 @@
  * `hooksync demo` end to end, in-process through the CLI: simulator, receiver, faults, key rotation,
  * reconcile and exports, with the summary on stdout and the phases on stderr.
  */
+
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { listTemplates } from '../../../src/export/load-template.js';
 import { countJobs } from '../../../src/storage/job-queries.js';
 import { withMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { type CliRun, runCliCaptured } from '../../helpers/cli-harness.js';
+import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
 
 describe('hooksync demo', () => {
   let dir: string;
@@ -106,6 +108,7 @@ describe('hooksync demo on a terminal, keeping its database', () => {
         interactive: true,
         setExitCode: () => {},
         shutdown: new Promise<string>(() => {}),
+        storeWorkerUrl: BUILT_STORE_WORKER,
       });
       const text = Buffer.concat(err).toString('utf8');
       const summary = Buffer.concat(out).toString('utf8');

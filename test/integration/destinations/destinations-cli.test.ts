@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';

@@ -19,7 +19,7 @@ import {
   type ConfiguredDestination,
   parseDestinations,
 } from '../../../src/destinations/load-destinations.js';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { envelopeText, type FixtureName } from '../../helpers/envelope-texts.js';

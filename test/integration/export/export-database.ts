@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { createTestDatabase } from '../../helpers/postgres.js';

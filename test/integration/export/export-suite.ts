@@ -11,7 +11,7 @@ import { exportRows } from '../../../src/export/export-rows.js';
 import { unguardFormula } from '../../../src/export/formula-guard.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { runExport } from '../../../src/export/run-export.js';
-import { normalizeQueuedJobs } from '../../../src/storage/normalization-queue.js';
+import { normalizeQueuedJobs } from '../../../src/storage/job-store/normalization-queue.js';
 import {
   EXPORT_FIXTURES,
   type ExportTestDatabase,

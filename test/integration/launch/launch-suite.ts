@@ -3,6 +3,7 @@
  * validation before anything is sent, pacing, resumability, money stops, --pages, callbacks absorbed and
  * carried record ids in exports.
  */
+
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/create-s
 import { decodeEnvelope } from '../../../src/storage/envelope-codec.js';
 import { withMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
+import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 
 interface Report {
@@ -387,6 +389,7 @@ export function defineLaunchSuite(dialect: Dialect): void {
       const receiver = await startReceiver({
         config: loadConfig({ ...env, HOOKSYNC_JWKS_URL: sim.jwksUrl }, { port: 0 }),
         logger: pino({ level: 'silent' }),
+        storeWorkerUrl: BUILT_STORE_WORKER,
       });
       try {
         const file = await write('cb.csv', 'ip\n192.0.2.10\n192.0.2.11\n');

@@ -3,10 +3,12 @@
  * records, quarantined bodies and delivery counts, purged through the CLI (dry run first, then for real)
  * and through the library with a fake clock. The same tests run on SQLite and Postgres.
  */
+
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Database } from '../../../src/storage/database.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
+import { epochSeconds, jtiKey } from '../../../src/storage/job-store/jti-key.js';
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
@@ -389,10 +391,9 @@ async function seed(database: HooksyncDatabase, nowMs: number): Promise<Seeded> 
   await db
     .insertInto('deliveries')
     .values({
-      jti: fresh,
-      job_id: ids.newSearch,
-      received_at: new Date(clock.ms).toISOString(),
-      expires_at: new Date(clock.ms + 15 * 60_000).toISOString(),
+      jti_key: jtiKey(fresh),
+      received_at_s: epochSeconds(clock.ms, 'down'),
+      expires_at_s: epochSeconds(clock.ms + 15 * 60_000, 'up'),
     })
     .execute();
   await store.close();

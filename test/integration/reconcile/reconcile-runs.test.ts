@@ -15,7 +15,7 @@ import {
 } from '../../../src/reconcile/run-reconcile.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { listJobs } from '../../../src/storage/job-queries.js';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../../src/storage/job-store/job-store.js';
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';

@@ -4,6 +4,7 @@
  * the receiver's admin API beside 10 that arrived by webhook. Reconcile learns the key's rate from the key
  * list, fetches exactly the 40 (never the 10), stores them byte for byte, and meets (almost) no 429.
  */
+
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,9 @@ import { runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import { type RunningReceiver, startReceiver } from '../../../src/server/start-receiver.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { listJobs } from '../../../src/storage/job-queries.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
+import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
 import { createCountingFetch, type LaunchedJob, launchJobs } from './helpers/sim-jobs.js';
 
 const ADMIN_TOKEN = 'reconcile-admin-token-0123456789';
@@ -50,6 +52,7 @@ beforeAll(async () => {
       { databaseUrl: join(dir, 'hooksync.db'), jwksUrl: simClean.jwksUrl, adminToken: ADMIN_TOKEN },
     ),
     port: 0,
+    storeWorkerUrl: BUILT_STORE_WORKER,
   });
   const webhookUrl = `${receiver.url}/webhooks`;
   dropped = await launchJobs(simDrop, 20, { webhookUrl });

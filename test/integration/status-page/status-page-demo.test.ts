@@ -3,6 +3,7 @@
  * Runs the demo keeping its database, starts `serve`'s composition on it with an admin token, and reads
  * /ui in Debian's headless Chromium. Skipped, saying why, where Chromium is not installed.
  */
+
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { loadConfig } from '../../../src/config/load-config.js';
 import { runDemo } from '../../../src/demo/run-demo.js';
 import { startReceiver } from '../../../src/server/start-receiver.js';
 import { chromiumSuiteName, HAS_CHROMIUM, launchChromium } from '../../helpers/chromium.js';
+import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
 
 const TOKEN = 'demo-admin-token-0123456789abcdef';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -19,7 +21,12 @@ const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.
 describe.skipIf(!HAS_CHROMIUM)(chromiumSuiteName('the demo on the status page'), () => {
   it('shows the demo run: deliveries, the refusals with their reasons, and what reconcile recovered', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hooksync-demo-ui-'));
-    const report = await runDemo({ outDir: join(dir, 'out'), keepDatabase: true, tmpDir: dir });
+    const report = await runDemo({
+      outDir: join(dir, 'out'),
+      keepDatabase: true,
+      tmpDir: dir,
+      storeWorkerUrl: BUILT_STORE_WORKER,
+    });
     expect(report.databaseKept).toBe(true);
     // The demo's simulator is gone: the key set cannot load, which only matters to new deliveries.
     const config = loadConfig(
@@ -31,7 +38,7 @@ describe.skipIf(!HAS_CHROMIUM)(chromiumSuiteName('the demo on the status page'),
         port: 0,
       },
     );
-    const running = await startReceiver({ config });
+    const running = await startReceiver({ config, storeWorkerUrl: BUILT_STORE_WORKER });
     const browser = await launchChromium();
     try {
       const context = await browser.newContext({

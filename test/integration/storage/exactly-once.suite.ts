@@ -1,7 +1,7 @@
 /** Storage suite: replays, duplicates, upgrades and races converge on one stored job. */
 import { describe, expect, it } from 'vitest';
 import { countJobs, getJob } from '../../../src/storage/job-queries.js';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../../src/storage/job-store/job-store.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
 import {
   companyRevealText,

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';

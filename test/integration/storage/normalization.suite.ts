@@ -1,14 +1,14 @@
 /** Storage suite: deferred normalization (the queue, the normalizer, and the store that runs it). */
 import { describe, expect, it } from 'vitest';
 import { getJob } from '../../../src/storage/job-queries.js';
-import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../src/storage/job-store.js';
+import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../src/storage/job-store/job-store.js';
 import {
   countQueued,
   normalizeQueuedJobs,
   oldestQueuedAt,
-} from '../../../src/storage/normalization-queue.js';
-import { prepareJob } from '../../../src/storage/prepare-job.js';
-import { writeJobs } from '../../../src/storage/write-jobs.js';
+} from '../../../src/storage/job-store/normalization-queue.js';
+import { prepareJob } from '../../../src/storage/job-store/prepare-job.js';
+import { writeJobs } from '../../../src/storage/job-store/write-jobs.js';
 import {
   companyRevealText,
   jobChangeText,

@@ -1,8 +1,10 @@
 /** Storage suite: quarantine, close, and the CLI queries. */
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countJobs, getJob, listJobs, purgeExpiredDeliveries } from '../../../src/storage/job-queries.js';
-import { createJobStore } from '../../../src/storage/job-store.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
+import { jtiKey } from '../../../src/storage/job-store/jti-key.js';
 import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import {
   companyRevealText,
@@ -116,8 +118,8 @@ export function defineQuarantineAndQueryTests(ctx: SuiteContext): void {
       // 'old' expires 15 minutes after it was stored; 'new' an hour after START.
       expect(await purgeExpiredDeliveries(ctx.database.db, START_MS + 10 * 60_000)).toBe(0);
       expect(await purgeExpiredDeliveries(ctx.database.db, START_MS + 20 * 60_000)).toBe(1);
-      const left = await ctx.database.db.selectFrom('deliveries').select('jti').execute();
-      expect(left).toEqual([{ jti: 'new' }]);
+      const left = await ctx.database.db.selectFrom('deliveries').select('jti_key').execute();
+      expect(left.map((row) => Buffer.from(row.jti_key))).toEqual([jtiKey('new')]);
       expect(await purgeExpiredDeliveries(ctx.database.db, new Date(START_MS + 7_200_000))).toBe(1);
     });
 

@@ -8,7 +8,7 @@ import {
   type CommitLoopStore,
   createJobStore,
   type NormalizationMode,
-} from '../../../src/storage/job-store.js';
+} from '../../../src/storage/job-store/job-store.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 

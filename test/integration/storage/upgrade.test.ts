@@ -16,9 +16,11 @@ import { exportRows } from '../../../src/export/export-rows.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { columnTypesFor } from '../../../src/storage/column-types.js';
 import { getJob, listJobs } from '../../../src/storage/job-queries.js';
+import { createJobStore } from '../../../src/storage/job-store/job-store.js';
+import { jtiKey } from '../../../src/storage/job-store/jti-key.js';
+import { normalizeAllQueuedJobs } from '../../../src/storage/job-store/normalization-queue.js';
 import { migrateToLatest } from '../../../src/storage/migrate-to-latest.js';
 import { MIGRATIONS } from '../../../src/storage/migrations/migration-provider.js';
-import { normalizeAllQueuedJobs } from '../../../src/storage/normalization-queue.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { purgePerson } from '../../../src/storage/purge-person.js';
 import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
@@ -56,6 +58,27 @@ async function checkUpgraded(database: HooksyncDatabase): Promise<void> {
   for (const job of jobs) expect(job.payload_hash, job.job_id).toBe(computeBodyHash(EXPECTED[job.job_id]!));
   expect(await getJob(database.db, id(10))).toMatchObject({ status: 'SUCCEEDED', revision: 2 });
   expect(await getJob(database.db, id(9))).toMatchObject({ kind: 'unknown' });
+
+  // Migration 011 carried the release's replay guard over (one row per token, 11 of them, keyed by the
+  // jti's hash): its tokens still read as replays, and a token it never saw still stores.
+  const guard = await database.db.selectFrom('deliveries').selectAll().execute();
+  expect(guard).toHaveLength(11);
+  expect(guard.map((row) => Buffer.from(row.jti_key).toString('hex'))).toContain(
+    jtiKey(`release-jti-${id(2)}`).toString('hex'),
+  );
+  const store = createJobStore({ database });
+  try {
+    const replayed = await store.store({
+      envelopeText: EXPECTED[id(2)]!,
+      source: 'webhook',
+      jti: `release-jti-${id(2)}`,
+    });
+    expect(replayed.outcome).toBe('replay');
+    const fresh = await store.store({ envelopeText: EXPECTED[id(2)]!, source: 'webhook', jti: 'after-011' });
+    expect(fresh.outcome).toBe('duplicate');
+  } finally {
+    await store.close();
+  }
 
   // The page queued before the upgrade gets its rows from the converted envelope.
   expect(await normalizeAllQueuedJobs(database)).toBe(1);

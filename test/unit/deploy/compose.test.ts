@@ -4,6 +4,7 @@
  * the config (or the simulator) reads, the environment passes loadConfig, ports agree with the defaults,
  * and the image's HEALTHCHECK succeeds against a real receiver (and fails when none listens).
  */
+
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -18,6 +19,7 @@ import type { CliContext } from '../../../src/cli/context.js';
 import { createProgram } from '../../../src/cli/create-program.js';
 import { CONFIG_VARIABLES, DEFAULT_PORT, loadConfig } from '../../../src/config/load-config.js';
 import { type RunningReceiver, startReceiver } from '../../../src/server/start-receiver.js';
+import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
 import { commandProblems } from './command-problems.js';
 import { type DockerInstruction, readDockerfile, readEnvPairs } from './read-dockerfile.js';
 import { readYamlSubset, type YamlValue } from './read-yaml-subset.js';
@@ -306,7 +308,7 @@ describe('Dockerfile', () => {
         HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
         HOOKSYNC_JWKS_URL: `http://127.0.0.1:${(keySet.address() as AddressInfo).port}/.well-known/jwks.json`,
       });
-      running = await startReceiver({ config, port: 0 });
+      running = await startReceiver({ config, port: 0, storeWorkerUrl: BUILT_STORE_WORKER });
       port = Number(new URL(running.url).port);
     });
     afterAll(async () => {

@@ -9,7 +9,7 @@ import type { JobKind } from '../../../src/contract/enums.js';
 import { listReconcileRuns } from '../../../src/reconcile/reconcile-history.js';
 import { type ReconcileOptions, runReconcile } from '../../../src/reconcile/run-reconcile.js';
 import { getJob } from '../../../src/storage/job-queries.js';
-import { createJobStore, type JobStore } from '../../../src/storage/job-store.js';
+import { createJobStore, type JobStore } from '../../../src/storage/job-store/job-store.js';
 import { acquireLease, RECONCILE_LEASE_NAME, readLease } from '../../../src/storage/leases/acquire-lease.js';
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { jsonReply } from '../../helpers/http-stub-server.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planRounds } from '../../../src/storage/plan-rounds.js';
-import { prepareJob } from '../../../src/storage/prepare-job.js';
-import { companyRevealText, testUuid } from './envelope-texts.js';
+import { planRounds } from '../../../../src/storage/job-store/plan-rounds.js';
+import { prepareJob } from '../../../../src/storage/job-store/prepare-job.js';
+import { companyRevealText, testUuid } from '../envelope-texts.js';
 
 function job(n: number, jti?: string) {
   return prepareJob(

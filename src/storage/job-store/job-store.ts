@@ -7,19 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { StorageError } from '../errors.js';
-import type { Database } from './database.js';
-import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
-import { type HeldRows, normalizeQueuedJobs, rowsFromText } from './normalization-queue.js';
-import type { NormalizedRows } from './normalize-envelope.js';
-import type { HooksyncDatabase } from './open-database.js';
-import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
+import { StorageError } from '../../errors.js';
+import type { Database } from '../database.js';
+import type { NormalizedRows } from '../normalize-envelope.js';
+import type { HooksyncDatabase } from '../open-database.js';
 import {
   assertQuarantineInput,
   type QuarantinedBody,
   type QuarantineInput,
   writeQuarantine,
-} from './quarantine/write-quarantine.js';
+} from '../quarantine/write-quarantine.js';
+import { type GroupCommitStats, GroupCommitter } from './group-committer.js';
+import { type HeldRows, normalizeQueuedJobs } from './normalization-queue.js';
+import { type PreparedJob, prepareJob, type StoreInput } from './prepare-job.js';
 import {
   isQueuedForNormalizer,
   type NormalizationMode,
@@ -120,7 +120,7 @@ async function writeOperations(
 
 /**
  * What the store just queued, for its normalizer, within a budget counted in envelope characters: the
- * rows when they came prepared, else the envelope text, from which `take` derives them.
+ * rows that came prepared with each job (a job without them is read back from the database instead).
  */
 class HeldForNormalizer implements HeldRows {
   readonly #held = new Map<string, { revision: number; job: PreparedJob }>();
@@ -133,7 +133,8 @@ class HeldForNormalizer implements HeldRows {
 
   hold(revision: number, job: PreparedJob): void {
     this.#release(job.jobId);
-    const weight = job.envelopeText.length;
+    if (job.rows === undefined) return;
+    const weight = job.envelopeChars;
     if (this.#weight + weight > this.#budget) return;
     this.#held.set(job.jobId, { revision, job });
     this.#weight += weight;
@@ -142,15 +143,14 @@ class HeldForNormalizer implements HeldRows {
   take(jobId: string, revision: number): NormalizedRows | undefined {
     const held = this.#release(jobId);
     if (held?.revision !== revision) return undefined;
-    const { job } = held;
-    return job.rows ?? rowsFromText(job.envelopeText, job.kind, jobId);
+    return held.job.rows;
   }
 
   #release(jobId: string) {
     const held = this.#held.get(jobId);
     if (held !== undefined) {
       this.#held.delete(jobId);
-      this.#weight -= held.job.envelopeText.length;
+      this.#weight -= held.job.envelopeChars;
     }
     return held;
   }
@@ -170,9 +170,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   const mode = deps.normalization ?? 'inline';
   const held = mode === 'deferred' ? new HeldForNormalizer(DEFAULT_HELD_CHARS) : undefined;
   const defer =
-    mode === 'deferred'
-      ? (job: PreparedJob) => job.envelopeText.length > DEFAULT_DEFER_ABOVE_CHARS
-      : undefined;
+    mode === 'deferred' ? (job: PreparedJob) => job.envelopeChars > DEFAULT_DEFER_ABOVE_CHARS : undefined;
   let closed = false;
 
   const runBatch = async (operations: readonly StoreOperation[]) => {

@@ -5,10 +5,11 @@
  * converge on one stored job (design.md, "Exactly once").
  */
 import type { Kysely } from 'kysely';
-import type { JobKind } from '../contract/enums.js';
-import { isTerminalStatus } from '../contract/enums.js';
-import type { Database } from './database.js';
-import { updateLedger } from './ledger/update-ledger.js';
+import type { JobKind } from '../../contract/enums.js';
+import { isTerminalStatus } from '../../contract/enums.js';
+import type { Database } from '../database.js';
+import { updateLedger } from '../ledger/update-ledger.js';
+import { epochSeconds, jtiKey } from './jti-key.js';
 import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
@@ -68,22 +69,28 @@ async function recordDeliveries(
   nowIso: string,
   runner: RowRunner,
 ) {
-  const rows = jobs
+  const receivedAtS = epochSeconds(Date.parse(nowIso), 'down');
+  const keyed = jobs
     .filter((job) => job.jti !== undefined)
     .map((job) => ({
       jti: job.jti!,
-      job_id: job.jobId,
-      expires_at: new Date(job.tokenExpiresAtMs).toISOString(),
-      received_at: nowIso,
+      key: jtiKey(job.jti!),
+      expiresAtS: epochSeconds(job.tokenExpiresAtMs, 'up'),
     }));
+  const rows = keyed.map(({ key, expiresAtS }) => ({
+    jti_key: key,
+    expires_at_s: expiresAtS,
+    received_at_s: receivedAtS,
+  }));
   const fresh = await runner.run(trx, rows, (t, chunk) =>
     t
       .insertInto('deliveries')
       .values(chunk)
-      .onConflict((oc) => oc.column('jti').doNothing())
-      .returning('jti'),
+      .onConflict((oc) => oc.column('jti_key').doNothing())
+      .returning('jti_key'),
   );
-  return new Set(fresh.map((row) => row.jti));
+  const freshKeys = new Set(fresh.map((row) => Buffer.from(row.jti_key).toString('hex')));
+  return new Set(keyed.filter(({ key }) => freshKeys.has(key.toString('hex'))).map(({ jti }) => jti));
 }
 
 /**

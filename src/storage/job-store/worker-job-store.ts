@@ -4,13 +4,12 @@
  * here, where the verifier has just parsed them, and cross as plain data, many per message.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
-import { StorageError } from '../errors.js';
+import { StorageError } from '../../errors.js';
+import { assertQuarantineInput, type QuarantineInput } from '../quarantine/write-quarantine.js';
 import type { JobStore, JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
 import { prepareJob } from './prepare-job.js';
-import { assertQuarantineInput, type QuarantineInput } from './quarantine/write-quarantine.js';
 import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
 
 /** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */
@@ -28,7 +27,10 @@ export interface WorkerJobStoreOptions {
   readonly logger?: Logger;
   /** Called as the worker's normalizer writes rows. */
   readonly onNormalized?: (report: { normalized: number }) => void;
-  /** The worker's script (default: store-worker.js beside this module, see {@link defaultStoreWorkerUrl}). */
+  /**
+   * The worker's script (default {@link defaultStoreWorkerUrl}: store-worker.js beside this module). Code
+   * run from the TypeScript sources (tests) passes the built one: worker threads run JavaScript only.
+   */
   readonly workerUrl?: URL;
 }
 
@@ -38,16 +40,9 @@ export interface WorkerJobStore extends JobStore {
   ready(): boolean;
 }
 
-/**
- * The built store-worker.js. Worker threads run JavaScript only: from the sources (under vitest) this is
- * the build in dist/, which the test setup keeps current.
- */
+/** The store worker's script: store-worker.js beside this module, as built and shipped. */
 export function defaultStoreWorkerUrl(): URL {
-  const beside = new URL('./store-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return beside;
-  const built = new URL('../../dist/storage/store-worker.js', import.meta.url);
-  if (!existsSync(built)) throw new Error('dist/storage/store-worker.js is missing: run `npm run build`');
-  return built;
+  return new URL('./store-worker.js', import.meta.url);
 }
 
 function fromWire(error: WireError): StorageError {

@@ -5,7 +5,7 @@
  * job (serve's worker, the CLI, a library user) writes the events the last synced configuration asks for.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 
 /** Job ids per statement: far below both dialects' parameter limits. */
 const IDS_PER_STATEMENT = 500;

@@ -3,21 +3,26 @@
  * normalizer behind it, and what happens when the worker dies (what it held is failed as retryable, what it
  * never got waits, a new worker takes over).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StorageError } from '../../../src/errors.js';
-import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../src/storage/job-store.js';
-import { countQueued } from '../../../src/storage/normalization-queue.js';
-import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
-import { startWorkerJobStore, type WorkerJobStore } from '../../../src/storage/worker-job-store.js';
-import { companyRevealText, searchContactText, testUuid } from '../../unit/storage/envelope-texts.js';
+import { StorageError } from '../../../../src/errors.js';
+import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../../src/storage/job-store/job-store.js';
+import { countQueued } from '../../../../src/storage/job-store/normalization-queue.js';
+import {
+  startWorkerJobStore,
+  type WorkerJobStore,
+} from '../../../../src/storage/job-store/worker-job-store.js';
+import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
+import { BUILT_STORE_WORKER } from '../../../helpers/ensure-built.js';
+import { companyRevealText, searchContactText, testUuid } from '../../../unit/storage/envelope-texts.js';
 
 /** The job_id on which test/helpers/crashing-store-worker.mjs exits. */
 const CRASHING_JOB_ID = 'dead0000-0000-4000-8000-000000000000';
-const CRASHING_WORKER = new URL('../../helpers/crashing-store-worker.mjs', import.meta.url);
+const CRASHING_WORKER = new URL('../../../helpers/crashing-store-worker.mjs', import.meta.url);
 const NOW_MS = Date.UTC(2026, 2, 4, 10, 0, 0);
 
 describe('the worker job store', () => {
@@ -37,12 +42,8 @@ describe('the worker job store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async (workerUrl?: URL) => {
-    const store = await startWorkerJobStore({
-      databaseUrl: url,
-      now: () => NOW_MS,
-      ...(workerUrl ? { workerUrl } : {}),
-    });
+  const start = async (workerUrl: URL = BUILT_STORE_WORKER) => {
+    const store = await startWorkerJobStore({ databaseUrl: url, now: () => NOW_MS, workerUrl });
     stores.push(store);
     return store;
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StorageError } from '../../../src/errors.js';
-import { GroupCommitter } from '../../../src/storage/group-committer.js';
+import { StorageError } from '../../../../src/errors.js';
+import { GroupCommitter } from '../../../../src/storage/job-store/group-committer.js';
 
 /** A batch runner that records each batch it is given and doubles numbers; `bad` items fail their batch. */
 function recorder(options: { bad?: number[]; transient?: boolean } = {}) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../../../src/contract/json.js';
-import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
-import { prepareJob } from '../../../src/storage/prepare-job.js';
-import { companyRevealText, jobChangeText, testUuid } from './envelope-texts.js';
+import { parseJsonText } from '../../../../src/contract/json.js';
+import { computeBodyHash } from '../../../../src/contract/webhook-signature.js';
+import { decodeEnvelope } from '../../../../src/storage/envelope-codec.js';
+import { prepareJob } from '../../../../src/storage/job-store/prepare-job.js';
+import { companyRevealText, jobChangeText, testUuid } from '../envelope-texts.js';
 
 const NOW = Date.UTC(2026, 2, 4);
 
@@ -17,12 +18,15 @@ describe('prepareJob', () => {
       contextId: testUuid(3, 'cccccccc'),
       startDate: '2026-03-04T10:11:12.123456-05:00',
       stopDate: '2026-03-04T10:11:13.654321+02:00',
-      envelopeText: text,
+      envelopeChars: text.length,
       payloadHash: computeBodyHash(text),
       schemaCheck: { valid: true, issues: null },
       jti: 'j',
       tokenExpiresAtMs: NOW + 900_000,
     });
+    // The text travels compressed only (it is what crosses to serve's store worker).
+    expect(decodeEnvelope(job.envelopeZ)).toBe(text);
+    expect(job).not.toHaveProperty('envelopeText');
   });
 
   it('uses the parsed envelope it is given instead of parsing again, for the check and the rows', () => {

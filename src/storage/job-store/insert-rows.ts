@@ -3,7 +3,7 @@
  * RowRunner: multi-row statements on Postgres, one prepared statement row by row on SQLite.
  */
 import type { Insertable, Kysely } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** Tables whose rows are written in bulk. */

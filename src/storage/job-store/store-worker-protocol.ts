@@ -1,7 +1,7 @@
 /**
  * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
- * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs without their
- * parsed envelope, quarantined bodies as bytes, errors as their fields.
+ * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope
+ * compressed, its rows; neither its text nor its parsed form), quarantined bodies as bytes, errors as their fields.
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';

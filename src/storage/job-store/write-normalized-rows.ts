@@ -4,11 +4,11 @@
  * (inline) and by the normalizer that works through the normalization queue (deferred).
  */
 import type { Kysely } from 'kysely';
-import { chunkForParameters } from './chunk-for-parameters.js';
-import type { Database } from './database.js';
+import { chunkForParameters } from '../chunk-for-parameters.js';
+import type { Database } from '../database.js';
+import type { NormalizedRows } from '../normalize-envelope.js';
+import { asBuffer } from '../person-texts.js';
 import { insertRows } from './insert-rows.js';
-import type { NormalizedRows } from './normalize-envelope.js';
-import { asBuffer } from './person-texts.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** One job whose rows are to be written. */

@@ -5,16 +5,16 @@
  * plain data: it crosses to the store's worker thread as is.
  */
 
-import type { JobKind } from '../contract/enums.js';
-import { checkEnvelopeForKind } from '../contract/envelope.js';
-import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
-import { parseJsonText } from '../contract/json.js';
-import { SIGNATURE_LIFETIME_SECONDS } from '../contract/limits.js';
-import { computeBodyHash } from '../contract/webhook-signature.js';
-import type { JobSource } from './database.js';
-import { encodeEnvelope } from './envelope-codec.js';
-import { type NormalizedRows, normalizeEnvelope } from './normalize-envelope.js';
-import { asRecord, member, textOrNull } from './normalize-values.js';
+import type { JobKind } from '../../contract/enums.js';
+import { checkEnvelopeForKind } from '../../contract/envelope.js';
+import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
+import { parseJsonText } from '../../contract/json.js';
+import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
+import { computeBodyHash } from '../../contract/webhook-signature.js';
+import type { JobSource } from '../database.js';
+import { encodeEnvelope } from '../envelope-codec.js';
+import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
+import { asRecord, member, textOrNull } from '../normalize-values.js';
 
 /** What {@link JobStore.store} takes. */
 export interface StoreInput {
@@ -50,7 +50,12 @@ export interface PreparedJob {
   readonly contextId: string | null;
   readonly startDate: string | null;
   readonly stopDate: string | null;
-  readonly envelopeText: string;
+  /**
+   * The envelope's length in characters (what the deferred store's thresholds count). The text itself is
+   * not kept: what is written is its compressed form and its rows, and a 500 KB string would otherwise
+   * be copied to the store's worker thread with every page.
+   */
+  readonly envelopeChars: number;
   /** The envelope as stored: compressed by encodeEnvelope (a plain Uint8Array: it crosses threads as is). */
   readonly envelopeZ: Uint8Array;
   /** Of the original bytes, not the compressed ones. */
@@ -131,7 +136,7 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
     contextId: stringOrNull(member(task, 'context_id')),
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
-    envelopeText: input.envelopeText,
+    envelopeChars: input.envelopeText.length,
     envelopeZ: plainBytes(encodeEnvelope(input.envelopeText)),
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,

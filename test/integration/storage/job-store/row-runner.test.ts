@@ -1,13 +1,14 @@
 /**
- * The SQLite row runner: one prepared statement run row by row, and its fallbacks to multi-row chunks
- * when a statement's parameters do not start with the row's values or the rows' columns differ.
+ * The SQLite row runner: one prepared statement run row by row, each row's values bound where the compiled
+ * statement puts them (whatever their order), and its fallback to multi-row chunks when the rows' columns
+ * differ or a value does not reach the statement as a parameter.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
+import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
 
 describe('SQLite row runner', () => {
   let dir: string;
@@ -73,21 +74,42 @@ describe('SQLite row runner', () => {
     expect((await ledger()).map((r) => r.job_id)).not.toContain('rolled-back');
   });
 
-  it('falls back to one statement when the parameters do not start with the row', async () => {
+  it('binds each row where the statement puts its values, not in the order of the row', async () => {
+    // set(last_error) comes before where(job_id): the row's values bind in the reverse of its key order.
+    // The first row's two values are equal, so only the placeholders can tell the two places apart.
+    const rows = [
+      { job_id: 'a', last_error: 'a' },
+      { job_id: 'b', last_error: 'refused' },
+    ];
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        database.rowRunner.run(trx, rows, (t, chunk) =>
+          t
+            .updateTable('expected_jobs')
+            .set({ last_error: chunk[0]!.last_error })
+            .where('job_id', '=', chunk[0]!.job_id),
+        ),
+      );
+    const errors = Object.fromEntries((await ledger()).map((r) => [r.job_id, r.last_error]));
+    expect(errors).toMatchObject({ a: 'a', b: 'refused', c: null });
+  });
+
+  it('falls back to multi-row statements when a value is not bound as it is', async () => {
     await database.db.transaction().execute((trx) =>
-      database.rowRunner.run(trx, [{ job_id: 'a' }, { job_id: 'b' }], (t, chunk) =>
+      database.rowRunner.run(trx, [{ job_id: 'c' }, { job_id: 'd' }], (t, chunk) =>
         t
           .updateTable('expected_jobs')
-          .set({ state: 'received' })
+          .set({ last_error: 'upper' })
           .where(
             'job_id',
             'in',
-            chunk.map((r) => r.job_id),
+            chunk.map((r) => r.job_id.toUpperCase().toLowerCase()),
           ),
       ),
     );
-    const states = Object.fromEntries((await ledger()).map((r) => [r.job_id, r.state]));
-    expect(states).toMatchObject({ a: 'received', b: 'received', c: 'pending' });
+    const errors = Object.fromEntries((await ledger()).map((r) => [r.job_id, r.last_error]));
+    expect(errors).toMatchObject({ c: 'upper', d: 'upper' });
   });
 
   it('falls back to multi-row statements when the rows do not share their columns', async () => {

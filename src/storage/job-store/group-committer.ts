@@ -5,8 +5,8 @@
  * (the normalizer) runs in the same loop, one transaction at a time: when no batch waits, and at least
  * once per `maxDelayMs` while batches keep coming, so that a sustained burst cannot starve it.
  */
-import type { StorageError } from '../errors.js';
-import { classifyStorageError } from './classify-storage-error.js';
+import type { StorageError } from '../../errors.js';
+import { classifyStorageError } from '../classify-storage-error.js';
 
 /** Runs items in ONE transaction and returns one result per item, in order; throws to roll back. */
 export type BatchRunner<I, R> = (items: readonly I[]) => Promise<R[]>;

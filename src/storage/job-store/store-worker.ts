@@ -7,8 +7,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
+import { type HooksyncDatabase, openDatabase } from '../open-database.js';
 import { type CommitLoopStore, createJobStore } from './job-store.js';
-import { type HooksyncDatabase, openDatabase } from './open-database.js';
 import {
   type FromStoreWorker,
   type StoreWorkerInit,

@@ -1,0 +1,145 @@
+/**
+ * Runs a statement written with Kysely for each of a list of rows, the fastest way each dialect allows.
+ * Postgres: multi-row statements in chunks under the parameter limit, one round trip each. SQLite: one
+ * statement, compiled by Kysely once and prepared once on the connection (through the connection's one
+ * statement cache), then run row by row with each row's values: better-sqlite3 runs a prepared statement
+ * without leaving the thread. The SQL is Kysely's in both.
+ */
+import type { CompiledQuery, Kysely } from 'kysely';
+import { chunkForParameters } from '../chunk-for-parameters.js';
+import type { Database } from '../database.js';
+
+/** A statement for some rows: what Kysely's builders return (insert … values(rows) …). */
+export interface RowsStatement<O> {
+  compile(): CompiledQuery<O>;
+  execute(): Promise<O[]>;
+}
+
+/** Builds the statement for `rows` (each row an object of column values, the same columns in order). */
+export type BuildRowsStatement<R, O> = (trx: Kysely<Database>, rows: readonly R[]) => RowsStatement<O>;
+
+/** Runs statements for lists of rows in an open transaction. */
+export interface RowRunner {
+  /** Runs `build` over `rows`; resolves with what RETURNING gives (nothing without it), in row order. */
+  run<R extends object, O>(
+    trx: Kysely<Database>,
+    rows: readonly R[],
+    build: BuildRowsStatement<R, O>,
+  ): Promise<O[]>;
+}
+
+/**
+ * What the SQLite runner uses of a connection: the statement cache Kysely's driver prepares through
+ * (cached-sqlite-database.ts). Structural, so that the declarations this file ships (reachable from the
+ * public HooksyncDatabase) name no package whose types are dev-only.
+ */
+export interface PreparingConnection {
+  prepare(sql: string): PreparedRowStatement;
+}
+
+/** What the runner uses of a prepared statement. */
+export interface PreparedRowStatement {
+  readonly reader: boolean;
+  all(parameters: ReadonlyArray<unknown>): unknown[];
+  run(parameters: ReadonlyArray<unknown>): unknown;
+}
+
+/** Multi-row statements in chunks: every dialect, and the fallback. */
+export const CHUNKED_ROW_RUNNER: RowRunner = {
+  async run(trx, rows, build) {
+    const first = rows[0];
+    if (first === undefined) return [];
+    const results = [];
+    for (const chunk of chunkForParameters(rows, Object.keys(first).length)) {
+      results.push(...(await build(trx, chunk).execute()));
+    }
+    return results;
+  },
+};
+
+/**
+ * Where each bound parameter of a one-row statement comes from: `>= 0`, that column of the row; `-1`,
+ * the constant at the same place in `constants` (an ON CONFLICT or WHERE value the same for every row).
+ */
+interface ParameterPlan {
+  readonly sql: string;
+  readonly sources: readonly number[];
+  readonly constants: readonly unknown[];
+}
+
+/** Stands for column `index` while the statement is compiled: no real value is a string like it. */
+const placeholder = (index: number) => `\u0000hooksync row-runner column ${index}\u0000`;
+
+/**
+ * Compiles `build` over one row of placeholders and finds each placeholder among the parameters, so that
+ * no assumption is made about the order in which Kysely binds a row's values. Undefined when a column's
+ * placeholder did not come through as a bound parameter as is (the statement does something with the
+ * value itself): the caller then runs Kysely's own multi-row statements.
+ */
+function planParameters<R extends object, O>(
+  trx: Kysely<Database>,
+  columns: readonly string[],
+  build: BuildRowsStatement<R, O>,
+): ParameterPlan | undefined {
+  const row = Object.fromEntries(columns.map((column, index) => [column, placeholder(index)])) as R;
+  const compiled = build(trx, [row]).compile();
+  const byPlaceholder = new Map(columns.map((_, index) => [placeholder(index), index]));
+  const seen = new Set<number>();
+  const sources = compiled.parameters.map((parameter) => {
+    const index = typeof parameter === 'string' ? byPlaceholder.get(parameter) : undefined;
+    if (index !== undefined) seen.add(index);
+    return index ?? -1;
+  });
+  if (seen.size !== columns.length) return undefined;
+  if (compiled.sql.includes('hooksync row-runner column')) return undefined;
+  return { sql: compiled.sql, sources, constants: compiled.parameters };
+}
+
+/** A value better-sqlite3 binds as Kysely would (not an expression, a Date or undefined). */
+function isBindable(value: unknown): boolean {
+  if (value === undefined) return false;
+  return typeof value !== 'object' || value === null || value instanceof Uint8Array;
+}
+
+/**
+ * A runner for SQLite that prepares through `connection`, the statement cache of the one connection the
+ * Kysely instance writes through (so its statements join the open transaction). Falls back to
+ * {@link CHUNKED_ROW_RUNNER} for rows whose columns differ, values it cannot bind as Kysely would, and
+ * statements that do not bind each column's value as a parameter.
+ */
+export function createSqliteRowRunner(connection: PreparingConnection): RowRunner {
+  return {
+    async run<R extends object, O>(
+      trx: Kysely<Database>,
+      rows: readonly R[],
+      build: BuildRowsStatement<R, O>,
+    ): Promise<O[]> {
+      const first = rows[0];
+      if (first === undefined) return [];
+      const columns = Object.keys(first);
+      const uniform = rows.every(
+        (row) => sameKeys(Object.keys(row), columns) && Object.values(row).every(isBindable),
+      );
+      const plan = uniform ? planParameters(trx, columns, build) : undefined;
+      if (plan === undefined) return CHUNKED_ROW_RUNNER.run(trx, rows, build);
+      const prepared = connection.prepare(plan.sql);
+      const { sources, constants } = plan;
+      const parameters: unknown[] = new Array(sources.length);
+      const results: O[] = [];
+      for (const row of rows) {
+        const values = Object.values(row);
+        for (let i = 0; i < sources.length; i++) {
+          const source = sources[i]!;
+          parameters[i] = source >= 0 ? values[source] : constants[i];
+        }
+        if (prepared.reader) results.push(...(prepared.all(parameters) as O[]));
+        else prepared.run(parameters);
+      }
+      return results;
+    },
+  };
+}
+
+function sameKeys(keys: readonly string[], columns: readonly string[]): boolean {
+  return keys.length === columns.length && keys.every((key, index) => key === columns[index]);
+}
