@@ -96,7 +96,7 @@ describe('a signed callback, checked independently', () => {
   });
 
   it('with --async-ms answers RUNNING, then delivers the finished job that the finder then returns', async () => {
-    const { sim, receiver } = await setUp(() => 200, { asyncMs: 150 });
+    const { sim, receiver } = await setUp(() => 200, { asyncMs: 1_000 });
     const launch = await callSim(sim.url, 'POST', '/v1/job/change', {
       key: sim.apiKey,
       body: { contact_linkedin: 'jane-doe', webhook_url: receiver.url },
