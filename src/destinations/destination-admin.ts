@@ -64,6 +64,17 @@ export interface ReplaySelection {
   readonly jobIds?: readonly string[];
 }
 
+/** The selected events of `destination`, as a query (replay queues them, its dry run reads them). */
+export function selectReplayEvents(db: Kysely<Database>, destination: string, selection: ReplaySelection) {
+  let query = db
+    .selectFrom('outbox_events')
+    .where('destination', '=', destination)
+    .where('status', 'in', selection.failed === true ? ['failed'] : ['failed', 'delivered']);
+  if (selection.since !== undefined) query = query.where('created_at', '>=', selection.since);
+  if (selection.jobIds !== undefined) query = query.where('job_id', 'in', [...selection.jobIds]);
+  return query;
+}
+
 /**
  * Queues the selected events of `destination` again, due now, with their attempts reset (they count as
  * pending, no longer failed or delivered). Returns how many.
@@ -74,7 +85,7 @@ export async function replayEvents(
   selection: ReplaySelection,
   nowIso: string,
 ): Promise<number> {
-  let update = db
+  const result = await db
     .updateTable('outbox_events')
     .set({
       status: 'pending',
@@ -85,11 +96,8 @@ export async function replayEvents(
       delivered_at: null,
       updated_at: nowIso,
     })
-    .where('destination', '=', destination)
-    .where('status', 'in', selection.failed === true ? ['failed'] : ['failed', 'delivered']);
-  if (selection.since !== undefined) update = update.where('created_at', '>=', selection.since);
-  if (selection.jobIds !== undefined) update = update.where('job_id', 'in', [...selection.jobIds]);
-  const result = await update.executeTakeFirst();
+    .where('id', 'in', selectReplayEvents(db, destination, selection).select('id'))
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -11,6 +11,8 @@ import { classifyTrouble, dailyRemaining, type HubSpotTrouble } from './hubspot-
 
 /** HubSpot's API address; configurable, as the versioned paths move to dated ones. */
 export const DEFAULT_HUBSPOT_BASE_URL = 'https://api.hubapi.com';
+/** Search calls per second: under HubSpot's 5, as its own SDK's search limiter does. */
+export const SEARCH_RATE = { requests: 4, perMs: 1_000 } as const;
 /** Inputs per batch call: HubSpot's limit for every object batch endpoint. */
 export const HUBSPOT_BATCH_LIMIT = 100;
 
@@ -41,6 +43,8 @@ export interface HubSpotClientConfig {
   readonly tokenEnv: string | undefined;
   readonly fetch: typeof globalThis.fetch;
   readonly bucket: RateLimiter;
+  /** Search's own, lower limit (about 5 per second, not counted in the 10-second one). */
+  readonly searchBucket: RateLimiter;
   readonly now: () => number;
   readonly stats: HubSpotCallStats;
 }
@@ -65,7 +69,7 @@ export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient 
   const base = config.baseUrl.replace(/\/+$/, '');
   return {
     async request(method, path, body, signal) {
-      await takeToken(config.bucket, signal);
+      await takeToken(path.endsWith('/search') ? config.searchBucket : config.bucket, signal);
       config.stats.calls += 1;
       let response: Response;
       try {

@@ -24,9 +24,11 @@ import {
   type HubSpotCallStats,
   type HubSpotClient,
   HubSpotError,
+  SEARCH_RATE,
 } from './hubspot-client.js';
 import { type HubSpotTemplates, hubSpotRows, loadHubSpotTemplates } from './hubspot-rows.js';
 import { mapRecords } from './map-records.js';
+import { type SetupReport, setupPortal } from './setup-portal.js';
 import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 
 /** Default pace: under the smallest account's 100 requests per 10 s, with room for other apps. */
@@ -85,8 +87,10 @@ export type HubSpotDestinationConfig = z.output<typeof hubspotSchema>;
 
 /** What a HubSpot destination offers beyond the outbox interface: the dry run, and its counters. */
 export interface HubSpotDestination extends OutboxDestination {
-  /** Reads only: what a batch of deliveries would write. */
+  /** Reads only: what a batch of deliveries (at most 100) would write. */
   dryRun(deliveries: readonly OutboxDelivery[], signal: AbortSignal): Promise<SyncReport>;
+  /** `destinations setup`: custom properties and adoption (see setup-portal.ts). */
+  setupPortal(options: { dryRun: boolean; signal: AbortSignal }): Promise<SetupReport>;
   readonly stats: HubSpotCallStats & { records: Record<string, number> };
 }
 
@@ -141,6 +145,7 @@ function createHubSpotDestination(
     tokenEnv: config.token.env,
     fetch: deps.fetch,
     bucket: new RateLimiter(config.rate, deps.now),
+    searchBucket: new RateLimiter(SEARCH_RATE, deps.now),
     now: deps.now,
     stats,
   });
@@ -221,6 +226,17 @@ function createHubSpotDestination(
       });
     },
     dryRun: (deliveries, signal) => run(deliveries, signal, true),
+    async setupPortal({ dryRun, signal }) {
+      templates ??= loadHubSpotTemplates();
+      return setupPortal({
+        client,
+        db: deps.database.db,
+        templates: await templates,
+        keys: settings.keys,
+        dryRun,
+        signal,
+      });
+    },
     async ping(signal) {
       try {
         await client.request('GET', '/crm/v3/objects/contacts?limit=1', undefined, signal);

@@ -46,6 +46,8 @@ export interface SyncReport {
   readonly failedEvents: Map<number, string>;
   /** Associations written (or, in a dry run, that would be). */
   readonly associations: number;
+  /** Write-path calls made (in a dry run: that the real run would make), property reads aside. */
+  readonly calls: number;
 }
 
 function fail(failed: Map<number, string>, events: readonly number[], error: string): void {
@@ -94,7 +96,8 @@ export async function syncBatch(options: {
   };
 
   const companyIds = new Map<string, string | undefined>();
-  const companyOutcomes = await writeRecords({
+  let calls = 0;
+  const { outcomes: companyOutcomes, calls: companyCalls } = await writeRecords({
     client,
     object: 'companies',
     inputs: batch.companies.map((record) => ({
@@ -107,6 +110,7 @@ export async function syncBatch(options: {
     dryRun,
     signal,
   });
+  calls += companyCalls;
   batch.companies.forEach((record, index) => {
     const outcome = companyOutcomes[index]!;
     report('companies', record, outcome);
@@ -117,7 +121,7 @@ export async function syncBatch(options: {
   const contactDefinitions = await options.definitions('contacts');
   for (const idProperty of new Set(batch.contacts.map((record) => record.idProperty))) {
     const group = batch.contacts.filter((record) => record.idProperty === idProperty);
-    const outcomes = await writeRecords({
+    const written = await writeRecords({
       client,
       object: 'contacts',
       inputs: group.map((record) => ({
@@ -130,8 +134,9 @@ export async function syncBatch(options: {
       dryRun,
       signal,
     });
+    calls += written.calls;
     group.forEach((record, index) => {
-      const outcome = outcomes[index]!;
+      const outcome = written.outcomes[index]!;
       report('contacts', record, outcome);
       if (outcome.action !== 'failed') contactIds.set(record, outcome.id);
     });
@@ -146,11 +151,19 @@ export async function syncBatch(options: {
     }
     links.push({ record, from, to: companyIds.get(record.companyKey) });
   }
-  if (dryRun) return { records, failedEvents: failed, associations: links.length };
+  if (dryRun) {
+    calls += Math.ceil(links.length / HUBSPOT_BATCH_LIMIT);
+    return { records, failedEvents: failed, associations: links.length, calls };
+  }
   let associations = 0;
   for (let at = 0; at < links.length; at += HUBSPOT_BATCH_LIMIT) {
-    const chunk = links.slice(at, at + HUBSPOT_BATCH_LIMIT).filter((link) => link.from && link.to);
+    const chunk = links.slice(at, at + HUBSPOT_BATCH_LIMIT).filter((link) => {
+      if (link.from !== undefined && link.to !== undefined) return true;
+      fail(failed, link.record.events, `contacts ${link.record.key}: a record id is unknown, not associated`);
+      return false;
+    });
     if (chunk.length === 0) continue;
+    calls += 1;
     const answer = await client.request(
       'POST',
       '/crm/v4/associations/contacts/companies/batch/create',
@@ -183,5 +196,5 @@ export async function syncBatch(options: {
         );
     }
   }
-  return { records, failedEvents: failed, associations };
+  return { records, failedEvents: failed, associations, calls };
 }

@@ -81,7 +81,10 @@ async function readByKey(
   return found;
 }
 
-/** Writes `inputs` (one object, one idProperty, keys unique); outcomes in input order. */
+/**
+ * Writes `inputs` (one object, one idProperty, keys unique); outcomes in input order, and the calls the
+ * write makes (in a dry run: the calls the real run would make).
+ */
 export async function writeRecords(options: {
   readonly client: HubSpotClient;
   readonly object: 'companies' | 'contacts';
@@ -89,19 +92,19 @@ export async function writeRecords(options: {
   readonly definitions: ReadonlyMap<string, PropertyDefinition> | undefined;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
-}): Promise<WriteOutcome[]> {
+}): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
   const { client, object, inputs, signal } = options;
-  if (inputs.length === 0) return [];
+  if (inputs.length === 0) return { outcomes: [], calls: 0 };
   const idProperty = inputs[0]!.idProperty;
   const checked: CheckedValues[] = inputs.map((input) => checkValues(input.properties, options.definitions));
   const wanted = [...new Set(checked.flatMap((values) => Object.keys(values.properties)))];
-  const reads =
-    options.dryRun ||
-    inputs.some((input, index) =>
-      Object.keys(checked[index]!.properties).some(
-        (name) => name !== idProperty && input.policyOf(name) === 'fill-empty',
-      ),
-    );
+  const mustRead = inputs.some((input, index) =>
+    Object.keys(checked[index]!.properties).some(
+      (name) => name !== idProperty && input.policyOf(name) === 'fill-empty',
+    ),
+  );
+  const reads = mustRead || options.dryRun;
+  let calls = mustRead ? Math.ceil(inputs.length / HUBSPOT_BATCH_LIMIT) : 0;
   const held = reads
     ? await readByKey(
         client,
@@ -124,17 +127,14 @@ export async function writeRecords(options: {
       policyOf: input.policyOf,
     });
     const warnings = checked[index]!.warnings;
-    if (plan.action === 'skip' || options.dryRun) {
-      outcomes[index] = { action: plan.action, id: current?.id, changes: plan.changes, warnings };
-    } else {
-      outcomes[index] = { action: plan.action, id: undefined, changes: plan.changes, warnings };
-      pending.push({ index, properties: plan.properties });
-    }
+    outcomes[index] = { action: plan.action, id: current?.id, changes: plan.changes, warnings };
+    if (plan.action !== 'skip') pending.push({ index, properties: plan.properties });
   });
   // Trace ids make a custom-key batch answer 207 naming the bad inputs (an e-mail-keyed one cannot).
   const traced = idProperty !== 'email';
   const upsert = async (batch: typeof pending): Promise<void> => {
     if (batch.length === 0) return;
+    calls += 1;
     let body: BatchBody | null;
     try {
       const answer = await client.request(
@@ -184,6 +184,7 @@ export async function writeRecords(options: {
       }
     }
   };
-  for (const chunk of chunks(pending)) await upsert(chunk);
-  return outcomes.map((outcome) => outcome!);
+  if (options.dryRun) calls += Math.ceil(pending.length / HUBSPOT_BATCH_LIMIT);
+  else for (const chunk of chunks(pending)) await upsert(chunk);
+  return { outcomes: outcomes.map((outcome) => outcome!), calls };
 }
