@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { readCounters } from './destination-counters.js';
 import { pendingSummary } from './destination-metrics.js';
 
 /** One destination as `destinations list` shows it. */
@@ -20,6 +21,8 @@ export interface DestinationState {
   readonly oldest_pending_age_seconds: number | null;
   readonly last_error: string | null;
   readonly last_error_at: string | null;
+  /** Running totals by name (a HubSpot destination's records, API calls, 429s, daily allowance). */
+  readonly counters: Readonly<Record<string, number>>;
 }
 
 /** Every destination the database knows, with its counts, by name. */
@@ -34,6 +37,7 @@ export async function listDestinationStates(
     .groupBy(['destination', 'status'])
     .execute();
   const pending = await pendingSummary(db);
+  const counters = await readCounters(db);
   const count = (name: string, status: string) =>
     Number(counts.find((row) => row.destination === name && row.status === status)?.n ?? 0);
   return destinations.map((row) => {
@@ -50,6 +54,7 @@ export async function listDestinationStates(
         oldest === null ? null : Math.max(0, Math.round((nowMs - Date.parse(oldest)) / 1000)),
       last_error: row.pause_reason ?? row.last_error,
       last_error_at: row.last_error_at,
+      counters: counters.get(row.name) ?? {},
     };
   });
 }

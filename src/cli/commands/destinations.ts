@@ -1,6 +1,7 @@
 /** `hooksync destinations list|replay|resume|test|deliver|purge`: the onward delivery of stored jobs. */
 import type { Command } from 'commander';
 import { isJobId } from '../../contract/job-id.js';
+import { describeCounters } from '../../destinations/destination-counters.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
@@ -109,6 +110,10 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
         last_error: state.last_error?.slice(0, 80),
       })),
     );
+    for (const state of states) {
+      const counters = describeCounters(state.counters);
+      if (counters !== '') writeLine(ctx.stdout, `${state.name}: ${counters}`);
+    }
   });
 
   const replay = destinations

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { destinationNameSchema, durationSchema, kindsSchema } from '../config-fields.js';
+import { recordCounters } from '../destination-counters.js';
 import type {
   AttemptResult,
   DestinationDeps,
@@ -16,6 +17,7 @@ import type {
 import { deferPendingEvents } from '../outbox.js';
 import { RateLimiter } from '../rate-limiter.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
+import { whenUnlocked } from '../when-unlocked.js';
 import type { PropertyDefinition } from './check-values.js';
 import {
   createHubSpotClient,
@@ -30,6 +32,9 @@ import { type HubSpotTemplates, hubSpotRows, loadHubSpotTemplates } from './hubs
 import { mapRecords } from './map-records.js';
 import { type SetupReport, setupPortal } from './setup-portal.js';
 import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
+
+/** The counter each record outcome adds to (after its object: companies_created, contacts_failed, ...). */
+const RECORD_COUNTERS = { create: 'created', update: 'updated', skip: 'skipped', failed: 'failed' } as const;
 
 /** Default pace: under the smallest account's 100 requests per 10 s, with room for other apps. */
 export const DEFAULT_HUBSPOT_RATE = '90/10s';
@@ -91,7 +96,6 @@ export interface HubSpotDestination extends OutboxDestination {
   dryRun(deliveries: readonly OutboxDelivery[], signal: AbortSignal): Promise<SyncReport>;
   /** `destinations setup`: custom properties and adoption (see setup-portal.ts). */
   setupPortal(options: { dryRun: boolean; signal: AbortSignal }): Promise<SetupReport>;
-  readonly stats: HubSpotCallStats & { records: Record<string, number> };
 }
 
 /** Sync settings from a config. */
@@ -133,11 +137,33 @@ function createHubSpotDestination(
   secrets: readonly string[],
   deps: DestinationDeps,
 ): HubSpotDestination {
-  const stats = {
-    calls: 0,
-    rateLimited: {},
-    dailyRemaining: undefined,
-    records: {} as Record<string, number>,
+  // Since the last flush into destination_counters.
+  const stats: HubSpotCallStats = { calls: 0, rateLimited: {}, dailyRemaining: undefined };
+  const flush = async (records: SyncReport['records'] = []) => {
+    const increments: Record<string, number> = { api_calls: stats.calls };
+    for (const [policy, count] of Object.entries(stats.rateLimited))
+      increments[`rate_limited_${policy.toLowerCase()}`] = count;
+    for (const record of records) {
+      const name = `${record.object}_${RECORD_COUNTERS[record.action]}`;
+      increments[name] = (increments[name] ?? 0) + 1;
+    }
+    const gauges: Record<string, number> =
+      stats.dailyRemaining === undefined ? {} : { daily_remaining: stats.dailyRemaining };
+    stats.calls = 0;
+    stats.rateLimited = {};
+    stats.dailyRemaining = undefined;
+    try {
+      await whenUnlocked(() =>
+        recordCounters(
+          deps.database.db,
+          config.name,
+          { increments, gauges },
+          new Date(deps.now()).toISOString(),
+        ),
+      );
+    } catch (error) {
+      deps.logger.warn({ destination: config.name, err: error }, 'could not record the HubSpot counters');
+    }
   };
   const client = createHubSpotClient({
     baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
@@ -197,7 +223,6 @@ function createHubSpotDestination(
     kind: 'outbox',
     template: undefined,
     normalized: true,
-    stats,
     async deliver(delivery, signal) {
       return (await this.deliverBatch!([delivery], signal))[0]!;
     },
@@ -206,12 +231,12 @@ function createHubSpotDestination(
       try {
         report = await run(deliveries, signal, false);
       } catch (error) {
+        await flush();
         const result = await trouble(error);
         return deliveries.map(() => result);
       }
+      await flush(report.records);
       for (const record of report.records) {
-        const label = `${record.object}:${record.action}`;
-        stats.records[label] = (stats.records[label] ?? 0) + 1;
         if (record.warnings.length > 0)
           deps.logger.warn(
             { destination: config.name, object: record.object, warnings: record.warnings },
@@ -225,7 +250,7 @@ function createHubSpotDestination(
           : { outcome: 'fail', status: 400, error };
       });
     },
-    dryRun: (deliveries, signal) => run(deliveries, signal, true),
+    dryRun: (deliveries, signal) => run(deliveries, signal, true).finally(() => flush()),
     async setupPortal({ dryRun, signal }) {
       templates ??= loadHubSpotTemplates();
       return setupPortal({
@@ -235,7 +260,7 @@ function createHubSpotDestination(
         keys: settings.keys,
         dryRun,
         signal,
-      });
+      }).finally(() => flush());
     },
     async ping(signal) {
       try {
@@ -244,6 +269,8 @@ function createHubSpotDestination(
         return { outcome: 'delivered', status: 200 };
       } catch (error) {
         return trouble(error);
+      } finally {
+        await flush();
       }
     },
   };
