@@ -65,6 +65,8 @@ function checkWrites(
   partial: boolean,
 ): { failures: Map<number, HubSpotErrorBody> } | { error: Answer } {
   const failures = new Map<number, HubSpotErrorBody>();
+  // Unique values claimed by earlier inputs of this batch, and the record (or new record) that claims them.
+  const claimed = new Map<string, string>();
   for (const write of planned) {
     const items = checkPropertyValues(write.values, ctx.store.definitions[type], ctx.portalId);
     if (items.length > 0) {
@@ -72,13 +74,34 @@ function checkWrites(
       failures.set(write.index, invalidPropertiesBody(items));
       continue;
     }
-    const conflict = ctx.store.uniqueConflict(type, write.values, write.target?.id);
+    const claimant = write.target?.id ?? `new input ${write.index}`;
+    const conflict =
+      ctx.store.uniqueConflict(type, write.values, write.target?.id) ??
+      claimInBatch(ctx, type, write, claimant, claimed);
     if (conflict) {
       if (!partial) return { error: { status: 409, body: conflictBody(type, conflict) } };
       failures.set(write.index, conflictBody(type, conflict));
     }
   }
   return { failures };
+}
+
+/** A unique value an earlier input of the same batch already sets for another record. */
+function claimInBatch(
+  ctx: HandlerContext,
+  type: CrmObjectType,
+  write: PlannedWrite,
+  claimant: string,
+  claimed: Map<string, string>,
+): { name: string; value: string; existingId: string } | undefined {
+  for (const [name, value] of Object.entries(write.values)) {
+    if (!ctx.store.isUnique(type, name) || value === '') continue;
+    const slot = `${name}\u0000${normalizeKey(name, value)}`;
+    const holder = claimed.get(slot);
+    if (holder !== undefined && holder !== claimant) return { name, value, existingId: holder };
+    claimed.set(slot, claimant);
+  }
+  return undefined;
 }
 
 /** Ids that occur more than once after the key's own normalization (§1: e-mail case-insensitive). */

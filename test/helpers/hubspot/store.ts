@@ -95,6 +95,11 @@ export class CrmStore {
     return undefined;
   }
 
+  /** Whether a property's values are unique in the portal: a contact's e-mail, or `hasUniqueValue`. */
+  isUnique(type: CrmObjectType, name: string): boolean {
+    return name === 'email' ? type === 'contacts' : this.definitions[type].get(name)?.hasUniqueValue === true;
+  }
+
   /** A record holding one of `values`' unique-property values, other than `exceptId`. */
   uniqueConflict(
     type: CrmObjectType,
@@ -102,9 +107,7 @@ export class CrmStore {
     exceptId?: string,
   ): { name: string; value: string; existingId: string } | undefined {
     for (const [name, value] of Object.entries(values)) {
-      const unique =
-        name === 'email' ? type === 'contacts' : this.definitions[type].get(name)?.hasUniqueValue;
-      if (!unique || value === '') continue;
+      if (!this.isUnique(type, name) || value === '') continue;
       const holder = this.findBy(type, name, value);
       if (holder && holder.id !== exceptId) return { name, value, existingId: holder.id };
     }

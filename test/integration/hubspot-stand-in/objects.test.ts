@@ -203,6 +203,66 @@ describe('batch upsert', () => {
   });
 });
 
+describe('value checks beyond the key', () => {
+  it('checks numbers and each part of a multi-select', async () => {
+    hs.defineProperty('companies', {
+      name: 'hooksync_sources',
+      type: 'enumeration',
+      fieldType: 'checkbox',
+      options: [
+        { value: 'reveal', label: 'Reveal' },
+        { value: 'search', label: 'Search' },
+      ],
+    });
+    const write = (properties: Record<string, string>) =>
+      upsert('companies', [{ idProperty: 'hooksync_domain', id: 'a.com', properties }]);
+    const notNumber = await write({ numberofemployees: '11-50' });
+    expect(notNumber.status).toBe(400);
+    expect(notNumber.body.errors[0]).toMatchObject({
+      code: 'INVALID_LONG',
+      context: { propertyName: ['numberofemployees'] },
+    });
+    expect((await write({ hooksync_sources: 'reveal;nope' })).body.errors[0].code).toBe('INVALID_OPTION');
+    expect((await write({ numberofemployees: '42', hooksync_sources: 'reveal;search' })).status).toBe(200);
+  });
+
+  it('keeps unique values unique across the inputs of one batch', async () => {
+    hs.defineProperty('contacts', {
+      name: 'hooksync_linkedin_url',
+      type: 'string',
+      fieldType: 'text',
+      hasUniqueValue: true,
+    });
+    const answer = await upsert('contacts', [
+      contact('a@example.com', { hooksync_linkedin_url: 'linkedin.com/in/ada' }),
+      contact('b@example.com', { hooksync_linkedin_url: 'linkedin.com/in/ada' }),
+    ]);
+    expect(answer.status).toBe(409);
+    expect(answer.body.category).toBe('CONFLICT');
+    expect(hs.records('contacts')).toHaveLength(0);
+    const twice = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/create', {
+      inputs: [{ properties: { email: 'c@example.com' } }, { properties: { email: 'C@example.com' } }],
+    });
+    expect(twice.status).toBe(409);
+  });
+
+  it('answers 400 to a body that is not JSON', async () => {
+    const response = await fetch(`${hs.url}/crm/v3/objects/contacts/batch/upsert`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${hs.token}`, 'content-type': 'application/json' },
+      body: '{"inputs": [',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 'error', category: 'VALIDATION_ERROR' });
+  });
+
+  it('refuses a seed that HubSpot would refuse, so a test cannot set up an impossible portal', () => {
+    expect(() => hs.seed('contacts', { favourite_colour: 'red' })).toThrow(TypeError);
+    hs.seed('contacts', { email: 'a@example.com' });
+    expect(() => hs.seed('contacts', { email: 'A@example.com' })).toThrow(/held by/);
+  });
+});
+
 describe('batch read', () => {
   it('reads by e-mail, leaves out properties with no value, names misses in a 207', async () => {
     const id = hs.seed('contacts', { email: 'ada@example.com', firstname: 'Ada' });
@@ -231,6 +291,19 @@ describe('batch read', () => {
     expect(allFound.body).not.toHaveProperty('errors');
   });
 
+  it('takes 50 inputs when history is asked for', async () => {
+    const inputs = Array.from({ length: 51 }, (_, i) => ({ id: String(i) }));
+    const body = { properties: [], propertiesWithHistory: ['firstname'] };
+    const over = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/read', { ...body, inputs });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toContain('is 50');
+    const within = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/read', {
+      ...body,
+      inputs: inputs.slice(1),
+    });
+    expect(within.status).toBe(207);
+  });
+
   it('refuses a non-unique idProperty', async () => {
     const answer = await call(hs, 'POST', '/crm/v3/objects/companies/batch/read', {
       idProperty: 'domain',
@@ -243,6 +316,23 @@ describe('batch read', () => {
 });
 
 describe('batch create, batch update, single read', () => {
+  it('answers 207 to a traced batch create, naming the bad input', async () => {
+    const answer = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/create', {
+      inputs: [
+        { properties: { email: 'good@example.com' }, objectWriteTraceId: 'g' },
+        { properties: { email: 'bad.example.com' }, objectWriteTraceId: 'b' },
+      ],
+    });
+    expect(answer.status).toBe(207);
+    expect(answer.body.errors).toHaveLength(1);
+    expect(answer.body.errors[0].context).toEqual({ objectWriteTraceId: ['b'] });
+    expect(answer.body.results[0]).toMatchObject({
+      objectWriteTraceId: 'g',
+      properties: { email: 'good@example.com' },
+    });
+    expect(hs.records('contacts')).toHaveLength(1);
+  });
+
   it('creates with 201, refuses an existing e-mail with 409', async () => {
     const created = await call(hs, 'POST', '/crm/v3/objects/contacts/batch/create', {
       inputs: [{ properties: { email: 'new@example.com', firstname: 'N' } }],

@@ -245,6 +245,38 @@ describe('search', () => {
     expect((await search({ limit: 201 })).status).toBe(400);
   });
 
+  it('takes tokens, NOT_HAS_PROPERTY and sorts', async () => {
+    const standIn = await start();
+    standIn.seed('contacts', { firstname: 'Ada', jobtitle: 'Chief Technology Officer' });
+    standIn.seed('contacts', { firstname: 'Bob', jobtitle: 'Head of Sales' });
+    standIn.seed('contacts', { firstname: 'Cy' });
+    const names = async (filters: unknown[], sorts?: unknown[]) => {
+      const answer = await call(standIn, 'POST', '/crm/v3/objects/contacts/search', {
+        filterGroups: [{ filters }],
+        properties: ['firstname'],
+        sorts,
+      });
+      return answer.body.results.map((r: { properties: { firstname: string } }) => r.properties.firstname);
+    };
+    expect(
+      await names([{ propertyName: 'jobtitle', operator: 'CONTAINS_TOKEN', value: 'technology' }]),
+    ).toEqual(['Ada']);
+    expect(await names([{ propertyName: 'jobtitle', operator: 'CONTAINS_TOKEN', value: 'sal*' }])).toEqual([
+      'Bob',
+    ]);
+    expect(await names([{ propertyName: 'jobtitle', operator: 'NOT_HAS_PROPERTY' }])).toEqual(['Cy']);
+    expect(
+      await names(
+        [{ propertyName: 'firstname', operator: 'HAS_PROPERTY' }],
+        [{ propertyName: 'firstname', direction: 'DESCENDING' }],
+      ),
+    ).toEqual(['Cy', 'Bob', 'Ada']);
+    const unknown = await call(standIn, 'POST', '/crm/v3/objects/contacts/search', {
+      filterGroups: [{ filters: [{ propertyName: 'firstname', operator: 'LIKE', value: 'A' }] }],
+    });
+    expect(unknown.status).toBe(400);
+  });
+
   it('lags behind writes when the index lag is set', async () => {
     const clock = fakeClock();
     const standIn = await start({ now: clock.now, searchIndexLagMs: 2_000 });
@@ -290,6 +322,26 @@ describe('faults, latency, paths', () => {
       path: '/crm/v3/objects/contacts/batch/upsert',
       body: { inputs: input },
     });
+  });
+
+  it('records every call with the clock of the stand-in, and answers 404 to an unknown path', async () => {
+    const clock = fakeClock();
+    const standIn = await start({ now: clock.now });
+    clock.advance(1_234);
+    const unknown = await call(standIn, 'GET', '/crm/v3/objects/deals/1');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.status).toBe('error');
+    expect(standIn.calls()).toEqual([
+      {
+        method: 'GET',
+        path: '/crm/v3/objects/deals/1',
+        query: '',
+        status: 404,
+        body: undefined,
+        response: unknown.body,
+        at: clock.now(),
+      },
+    ]);
   });
 
   it('delays answers by the set latency', async () => {
