@@ -27,8 +27,6 @@ export interface HandlerContext {
   readonly store: CrmStore;
   readonly portalId: number;
   readonly now: () => number;
-  /** How long a write takes to reach search (0: at once). */
-  readonly searchIndexLagMs: number;
 }
 
 /** HubSpot's default properties of a record read without a `properties` list. */

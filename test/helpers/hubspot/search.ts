@@ -136,7 +136,7 @@ export function searchObjects(ctx: HandlerContext, type: CrmObjectType, body: un
     ? raw.properties.filter((name): name is string => typeof name === 'string')
     : [...DEFAULT_READ_PROPERTIES[type]];
   const hits = ctx.store.all(type).flatMap((record) => {
-    const values = ctx.store.indexedValues(record, nowMs, ctx.searchIndexLagMs);
+    const values = ctx.store.indexedValues(record, nowMs);
     if (values === undefined) return [];
     const hit =
       parsed.groups.length === 0 || parsed.groups.some((group) => group.every((f) => matches(values, f)));

@@ -238,7 +238,7 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
   const token = options.token ?? `pat-na1-${randomBytes(16).toString('hex')}`;
   const scopes = new Set(options.scopes ?? ALL_SCOPES);
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const store = new CrmStore(now());
+  const store = new CrmStore(now(), options.searchIndexLagMs ?? 0);
   const windows = new RateWindows({
     tenSecondly: options.tenSecondly ?? 100,
     daily: options.daily ?? 250_000,
@@ -249,7 +249,6 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
     store,
     portalId: options.portalId ?? 21_939_747,
     now,
-    searchIndexLagMs: options.searchIndexLagMs ?? 0,
   };
   const calls: StandInCall[] = [];
   const rules: Array<FailRule & { left: number }> = [];

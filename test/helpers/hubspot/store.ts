@@ -61,9 +61,18 @@ export class CrmStore {
     companies: new Map(),
   };
   readonly #associations = new Map<string, AssociationRow>();
+  /** property → normalized value → ids of the records holding it, so keyed lookups stay cheap in benchmarks. */
+  readonly #index: Record<CrmObjectType, Map<string, Map<string, Set<string>>>> = {
+    contacts: new Map(),
+    companies: new Map(),
+  };
   readonly #nextId = { ...FIRST_ID };
 
-  constructor(nowMs: number) {
+  readonly #searchLagMs: number;
+
+  /** `searchLagMs`: how long a write takes to reach search (0: at once, and no versions are kept). */
+  constructor(nowMs: number, searchLagMs = 0) {
+    this.#searchLagMs = searchLagMs;
     this.definitions = {
       contacts: defaultDefinitions('contacts', nowMs),
       companies: defaultDefinitions('companies', nowMs),
@@ -87,12 +96,10 @@ export class CrmStore {
   /** The record whose `property` holds `value` (hs_object_id is the record id); e-mail case-insensitive. */
   findBy(type: CrmObjectType, property: string, value: string): StoredRecord | undefined {
     if (property === 'hs_object_id') return this.get(type, value);
-    const wanted = normalizeKey(property, value);
-    for (const record of this.#records[type].values()) {
-      const held = record.values.get(property);
-      if (held !== undefined && normalizeKey(property, held) === wanted) return record;
-    }
-    return undefined;
+    const ids = this.#index[type].get(property)?.get(normalizeKey(property, value));
+    // The oldest holder first, as a non-unique property may have several.
+    const first = ids === undefined ? undefined : [...ids].sort((a, b) => Number(a) - Number(b))[0];
+    return first === undefined ? undefined : this.get(type, first);
   }
 
   /** Whether a property's values are unique in the portal: a contact's e-mail, or `hasUniqueValue`. */
@@ -132,12 +139,27 @@ export class CrmStore {
   /** Overwrites each given value; `""` removes it; omitted properties stay as they are (§1). */
   write(record: StoredRecord, values: Readonly<Record<string, string>>, nowMs: number): void {
     for (const [name, value] of Object.entries(values)) {
-      if (value === '') record.values.delete(name);
+      const held = record.values.get(name);
+      if (held !== undefined)
+        this.#index[record.type].get(name)?.get(normalizeKey(name, held))?.delete(record.id);
+      if (value === '') {
+        record.values.delete(name);
+        continue;
+      }
       // HubSpot keeps e-mail addresses in lower case.
-      else record.values.set(name, name === 'email' ? value.trim().toLowerCase() : value);
+      record.values.set(name, name === 'email' ? value.trim().toLowerCase() : value);
+      const byValue = this.#index[record.type].get(name) ?? new Map<string, Set<string>>();
+      this.#index[record.type].set(name, byValue);
+      const key = normalizeKey(name, value);
+      byValue.set(key, (byValue.get(key) ?? new Set()).add(record.id));
     }
     record.updatedAtMs = nowMs;
+    if (this.#searchLagMs <= 0) return;
     record.versions.push({ atMs: nowMs, values: this.valuesOf(record) });
+    // Only the newest version search can already see is needed, and those it cannot see yet.
+    while ((record.versions[1]?.atMs ?? Number.POSITIVE_INFINITY) + this.#searchLagMs <= nowMs) {
+      record.versions.shift();
+    }
   }
 
   /** Every value of a record, system values included. */
@@ -150,8 +172,9 @@ export class CrmStore {
     };
   }
 
-  /** The values search sees at `nowMs` when its index lags `lagMs` behind writes; undefined before the first. */
-  indexedValues(record: StoredRecord, nowMs: number, lagMs: number): Record<string, string> | undefined {
+  /** The values search sees at `nowMs`; undefined while the record's first write has not reached it. */
+  indexedValues(record: StoredRecord, nowMs: number): Record<string, string> | undefined {
+    const lagMs = this.#searchLagMs;
     if (lagMs <= 0) return this.valuesOf(record);
     const visible = record.versions.filter((version) => version.atMs + lagMs <= nowMs).at(-1);
     return visible?.values;

@@ -285,6 +285,16 @@ describe('search', () => {
     expect((await search()).body.total).toBe(0);
     clock.advance(2_000);
     expect((await search()).body.total).toBe(1);
+    await upsertContacts(standIn, [{ idProperty: 'email', id: 'a@example.com', properties: { firstname: 'Ada' } }]);
+    const byName = () =>
+      call(standIn, 'POST', '/crm/v3/objects/contacts/search', {
+        filterGroups: [{ filters: [{ propertyName: 'firstname', operator: 'EQ', value: 'Ada' }] }],
+      });
+    expect((await byName()).body.total).toBe(0);
+    clock.advance(1_999);
+    expect((await byName()).body.total).toBe(0);
+    clock.advance(1);
+    expect((await byName()).body.total).toBe(1);
   });
 });
 
