@@ -264,8 +264,11 @@ function createHubSpotDestination(
     },
     async ping(signal) {
       try {
-        await client.request('GET', '/crm/v3/objects/contacts?limit=1', undefined, signal);
-        await client.request('GET', '/crm/v3/objects/companies?limit=1', undefined, signal);
+        // A read of a record that is not there: 2xx (207) proves the token and the read scopes.
+        for (const object of ['contacts', 'companies']) {
+          const body = { inputs: [{ id: '0' }], properties: [], propertiesWithHistory: [] };
+          await client.request('POST', `/crm/v3/objects/${object}/batch/read`, body, signal);
+        }
         return { outcome: 'delivered', status: 200 };
       } catch (error) {
         return trouble(error);
