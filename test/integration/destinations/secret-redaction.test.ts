@@ -1,11 +1,13 @@
 /**
- * No destination secret reaches a log line, an error, /metrics, the status page or `destinations list`,
+ * No destination secret (a webhook's signing secret, a HubSpot token) reaches a log line, an error, /metrics, the status page or `destinations list`,
  * whether it is given literally or through the environment, while deliveries fail, retry, give up and pause.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
+import type { HubSpotDestination } from '../../../src/destinations/hubspot/hubspot-destination.js';
 import { loadStatusSnapshot } from '../../../src/receiver/status-page/load-status-snapshot.js';
 import { renderDestinations } from '../../../src/receiver/status-page/render-destinations.js';
+import { rateLimitBody, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import {
   createWebhookSecret,
   type StandardWebhookConsumer,
@@ -79,6 +81,64 @@ describe('destination secrets stay secret', () => {
       for (const secret of [literalSecret, envSecret]) {
         expect(text, where).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 16));
       }
+    }
+  });
+
+  it('keeps a HubSpot token out of every output, while it works, is rate limited and is refused', async () => {
+    const hs = await startHubSpotStandIn();
+    try {
+      const destinations = await world.configure(
+        {
+          destinations: [{ name: 'crm', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hs.url }],
+        },
+        { HUBSPOT_TOKEN: hs.token },
+      );
+      const crm = destinations[0]!.create({
+        database: world.database,
+        logger: world.logs.logger,
+        now: Date.now,
+        fetch: globalThis.fetch,
+      }) as HubSpotDestination;
+      await crm.setupPortal({ dryRun: false, signal: AbortSignal.timeout(10_000) });
+      await world.dispatcher(destinations);
+      await world.storeFixture('search-contact');
+      await until('the first batch is written', () => hs.records('contacts').length > 0);
+      hs.failNext({
+        status: 429,
+        body: rateLimitBody('TEN_SECONDLY_ROLLING'),
+        match: { pathIncludes: '/batch/' },
+      });
+      await world.storeFixture('company-reveal');
+      await until('the 429 is recorded', async () =>
+        ((await listDestinationStates(world.database.db, Date.now()))[0]?.last_error ?? '').includes(
+          'TEN_SECONDLY',
+        ),
+      );
+      hs.failNext({ status: 401, times: 10 });
+      await world.database.db
+        .updateTable('outbox_events')
+        .set({ next_attempt_at: new Date(0).toISOString() })
+        .execute();
+      await until(
+        'the destination is paused',
+        async () => (await listDestinationStates(world.database.db, Date.now()))[0]?.paused === true,
+      );
+      const snapshot = await loadStatusSnapshot({ db: world.database.db, now: new Date() });
+      const outputs = {
+        logs: world.logs.text(),
+        metrics: await world.registry.metrics(),
+        list: JSON.stringify(await listDestinationStates(world.database.db, Date.now())),
+        statusPage: snapshot.destinations.ok ? String(renderDestinations(snapshot.destinations.value)) : '',
+        configured: JSON.stringify(destinations),
+      };
+      expect(outputs.list).toContain('HUBSPOT_TOKEN');
+      expect(outputs.statusPage).toContain('API calls');
+      expect(outputs.metrics).toContain('counter="api_calls"');
+      for (const [where, text] of Object.entries(outputs)) expect(text, where).not.toContain(hs.token);
+      // Every call carried it, in the Authorization header only.
+      expect(hs.calls().length).toBeGreaterThan(3);
+    } finally {
+      await hs.close();
     }
   });
 });
