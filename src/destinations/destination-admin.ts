@@ -67,6 +67,8 @@ export interface ReplaySelection {
   readonly since?: string;
   /** Only events of these jobs. */
   readonly jobIds?: readonly string[];
+  /** Pending events too (a dry run shows what the next delivery will write as well). */
+  readonly pending?: boolean;
 }
 
 /** The selected events of `destination`, as a query (replay queues them, its dry run reads them). */
@@ -74,7 +76,10 @@ export function selectReplayEvents(db: Kysely<Database>, destination: string, se
   let query = db
     .selectFrom('outbox_events')
     .where('destination', '=', destination)
-    .where('status', 'in', selection.failed === true ? ['failed'] : ['failed', 'delivered']);
+    .where('status', 'in', [
+      ...(selection.failed === true ? ['failed' as const] : ['failed' as const, 'delivered' as const]),
+      ...(selection.pending === true ? ['pending' as const] : []),
+    ]);
   if (selection.since !== undefined) query = query.where('created_at', '>=', selection.since);
   if (selection.jobIds !== undefined) query = query.where('job_id', 'in', [...selection.jobIds]);
   return query;

@@ -73,7 +73,9 @@ export class DestinationLane {
   readonly #queue: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }> = [];
   #rateTimer: NodeJS.Timeout | undefined;
   #lingerTimer: NodeJS.Timeout | undefined;
-  #lingerUntil: number | undefined;
+  /** A batch short of full waits once for more: 'waiting' until the linger ends, then 'over'. */
+  #linger: 'none' | 'waiting' | 'over' = 'none';
+  #draining = false;
   #template: Promise<ExportTemplate> | undefined;
   /** Outcomes since the lane was created (for `destinations deliver`'s report). */
   readonly counts = { delivered: 0, retried: 0, failed: 0, superseded: 0 };
@@ -123,12 +125,19 @@ export class DestinationLane {
 
   /** Delivers what is due now and returns once nothing more is (for `destinations deliver`). */
   async drain(): Promise<void> {
-    for (;;) {
-      this.wake();
-      await this.#ticking;
-      await this.#settle();
-      const idle = this.#inFlight === 0 && this.#queue.length === 0 && this.#completions.length === 0;
-      if ((this.#lastClaimed === 0 && idle) || this.#paused) return;
+    // Nothing more is coming: a batch short of full goes at once.
+    this.#draining = true;
+    try {
+      for (;;) {
+        this.wake();
+        await this.#ticking;
+        this.#pump();
+        await this.#settle();
+        const idle = this.#inFlight === 0 && this.#queue.length === 0 && this.#completions.length === 0;
+        if ((this.#lastClaimed === 0 && idle) || this.#paused) return;
+      }
+    } finally {
+      this.#draining = false;
     }
   }
 
@@ -233,15 +242,20 @@ export class DestinationLane {
       if (this.#batchSize > 1) {
         // A short linger fills the batch: HubSpot's calls are the limit, not the events.
         const lingerMs = this.#settings.batch?.lingerMs ?? 0;
-        if (this.#queue.length < this.#batchSize && lingerMs > 0 && this.#lingerUntil === undefined) {
-          this.#lingerUntil = this.#deps.now() + lingerMs;
-          clearTimeout(this.#lingerTimer);
-          this.#lingerTimer = setTimeout(() => this.#pump(), lingerMs);
-          this.#lingerTimer.unref();
-          return;
+        if (this.#queue.length < this.#batchSize && lingerMs > 0 && !this.#draining) {
+          if (this.#linger === 'waiting') return;
+          if (this.#linger === 'none') {
+            this.#linger = 'waiting';
+            this.#lingerTimer = setTimeout(() => {
+              this.#linger = 'over';
+              this.#pump();
+            }, lingerMs);
+            this.#lingerTimer.unref();
+            return;
+          }
         }
-        if (this.#queue.length < this.#batchSize && this.#deps.now() < (this.#lingerUntil ?? 0)) return;
-        this.#lingerUntil = undefined;
+        clearTimeout(this.#lingerTimer);
+        this.#linger = 'none';
         this.#startBatch(this.#queue.splice(0, this.#batchSize));
         continue;
       }

@@ -125,7 +125,10 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
     .option('--failed', 'every failed event (with --since or --job: those of them)')
     .option('--since <iso>', 'events written at or after this instant (failed and delivered ones)')
     .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)')
-    .option('--dry-run', 'a HubSpot destination: read only, print what each record would become');
+    .option(
+      '--dry-run',
+      'a HubSpot destination: read only, print what each record would become (pending events included)',
+    );
   addJsonOption(replay);
   addCommonOptions(replay);
   replay.action(
@@ -171,7 +174,7 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
             database,
             destination,
             name,
-            selection,
+            selection: { ...selection, pending: true },
             signal: hubspot.hubSpotCommandSignal(),
           });
         });
