@@ -1,13 +1,13 @@
 /**
- * The HubSpot calls a destination makes, over one paced request core: every call takes a token from the
- * destination's bucket first, counts itself, reads the daily allowance from the headers, and turns an
+ * The HubSpot calls a destination makes, over one paced request core: every call waits for room in the
+ * destination's rolling window first, counts itself, reads the daily allowance from the headers, and turns an
  * answer that is not a success into a HubSpotError carrying what to do about it. The token only ever goes
  * into the Authorization header.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfterSeconds } from '../../client/retry-after.js';
-import type { RateLimiter } from '../rate-limiter.js';
 import { classifyTrouble, dailyRemaining, type HubSpotTrouble } from './hubspot-answer.js';
+import type { RollingWindow } from './rolling-window.js';
 
 /** HubSpot's API address; configurable, as the versioned paths move to dated ones. */
 export const DEFAULT_HUBSPOT_BASE_URL = 'https://api.hubapi.com';
@@ -42,9 +42,9 @@ export interface HubSpotClientConfig {
   /** The environment variable the token came from, to name it in a 401's message. */
   readonly tokenEnv: string | undefined;
   readonly fetch: typeof globalThis.fetch;
-  readonly bucket: RateLimiter;
+  readonly window: RollingWindow;
   /** Search's own, lower limit (about 5 per second, not counted in the 10-second one). */
-  readonly searchBucket: RateLimiter;
+  readonly searchWindow: RollingWindow;
   readonly now: () => number;
   readonly stats: HubSpotCallStats;
 }
@@ -60,8 +60,8 @@ export interface HubSpotClient {
   request(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<HubSpotAnswer>;
 }
 
-async function takeToken(bucket: RateLimiter, signal: AbortSignal): Promise<void> {
-  while (bucket.take(1) === 0) await sleep(bucket.waitMs(), undefined, { signal });
+async function takeTurn(window: RollingWindow, signal: AbortSignal): Promise<void> {
+  while (!window.take()) await sleep(Math.max(1, window.waitMs()), undefined, { signal });
 }
 
 /** Creates the client. */
@@ -69,7 +69,7 @@ export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient 
   const base = config.baseUrl.replace(/\/+$/, '');
   return {
     async request(method, path, body, signal) {
-      await takeToken(path.endsWith('/search') ? config.searchBucket : config.bucket, signal);
+      await takeTurn(path.endsWith('/search') ? config.searchWindow : config.window, signal);
       config.stats.calls += 1;
       let response: Response;
       try {

@@ -1,6 +1,6 @@
 /**
  * The `hubspot` destination: verified companies and persons upserted into HubSpot's CRM by key, in batches
- * of up to 100 events (a short linger gathers them), paced by a token bucket per destination, fill-empty or
+ * of up to 100 events (a short linger gathers them), paced by a rolling window per destination, fill-empty or
  * overwrite per field. A 429 defers every pending event of the destination (so every replica waits);
  * 401/403 pause it until resumed; a record HubSpot refuses fails only its events.
  */
@@ -15,7 +15,6 @@ import type {
   OutboxDestination,
 } from '../destination-type.js';
 import { deferPendingEvents } from '../outbox.js';
-import { RateLimiter } from '../rate-limiter.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 import { whenUnlocked } from '../when-unlocked.js';
 import type { PropertyDefinition } from './check-values.js';
@@ -30,6 +29,7 @@ import {
 } from './hubspot-client.js';
 import { type HubSpotTemplates, hubSpotRows, loadHubSpotTemplates } from './hubspot-rows.js';
 import { mapRecords } from './map-records.js';
+import { RollingWindow } from './rolling-window.js';
 import { type SetupReport, setupPortal } from './setup-portal.js';
 import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 
@@ -170,8 +170,8 @@ function createHubSpotDestination(
     token: secrets[0]!,
     tokenEnv: config.token.env,
     fetch: deps.fetch,
-    bucket: new RateLimiter(config.rate, deps.now),
-    searchBucket: new RateLimiter(SEARCH_RATE, deps.now),
+    window: new RollingWindow(config.rate, deps.now),
+    searchWindow: new RollingWindow(SEARCH_RATE, deps.now),
     now: deps.now,
     stats,
   });
