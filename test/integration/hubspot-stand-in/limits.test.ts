@@ -3,21 +3,11 @@
  * non-search calls with their headers and 429 bodies, search's own per-second window without headers, and the
  * optional Retry-After (shared/docs/hubspot-api.md §2, §5).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type HubSpotStandIn,
-  type HubSpotStandInOptions,
-  startHubSpotStandIn,
-} from '../../helpers/hubspot/stand-in.js';
-import { call, fakeClock } from './http.js';
+import { describe, expect, it } from 'vitest';
+import type { HubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { call, fakeClock, standInsClosedAfterEach } from './http.js';
 
-let hs: HubSpotStandIn | undefined;
-afterEach(() => hs?.close());
-
-async function start(options: HubSpotStandInOptions): Promise<HubSpotStandIn> {
-  hs = await startHubSpotStandIn(options);
-  return hs;
-}
+const start = standInsClosedAfterEach();
 
 const read = (standIn: HubSpotStandIn) =>
   call(standIn, 'POST', '/crm/v3/objects/contacts/batch/read', { properties: [], inputs: [] });

@@ -4,21 +4,11 @@
  * and the base path (shared/docs/hubspot-api.md §2, §3, §4).
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type HubSpotStandIn,
-  type HubSpotStandInOptions,
-  startHubSpotStandIn,
-} from '../../helpers/hubspot/stand-in.js';
-import { call, fakeClock } from './http.js';
+import { describe, expect, it } from 'vitest';
+import type { HubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { call, fakeClock, standInsClosedAfterEach } from './http.js';
 
-let hs: HubSpotStandIn | undefined;
-afterEach(() => hs?.close());
-
-async function start(options: HubSpotStandInOptions = {}): Promise<HubSpotStandIn> {
-  hs = await startHubSpotStandIn(options);
-  return hs;
-}
+const start = standInsClosedAfterEach();
 
 const upsertContacts = (standIn: HubSpotStandIn, inputs: unknown[]) =>
   call(standIn, 'POST', '/crm/v3/objects/contacts/batch/upsert', { inputs });
@@ -62,7 +52,7 @@ describe('authentication and scopes', () => {
     expect(createProperty.body.errors[0].context.requiredGranularScopes).toEqual([
       'crm.schemas.companies.write',
     ]);
-    expect(hs!.records('contacts')).toHaveLength(0);
+    expect(standIn.records('contacts')).toHaveLength(0);
     expect((await call(standIn, 'GET', '/crm/v3/properties/companies/domain')).status).toBe(200);
   });
 });
@@ -285,7 +275,9 @@ describe('search', () => {
     expect((await search()).body.total).toBe(0);
     clock.advance(2_000);
     expect((await search()).body.total).toBe(1);
-    await upsertContacts(standIn, [{ idProperty: 'email', id: 'a@example.com', properties: { firstname: 'Ada' } }]);
+    await upsertContacts(standIn, [
+      { idProperty: 'email', id: 'a@example.com', properties: { firstname: 'Ada' } },
+    ]);
     const byName = () =>
       call(standIn, 'POST', '/crm/v3/objects/contacts/search', {
         filterGroups: [{ filters: [{ propertyName: 'firstname', operator: 'EQ', value: 'Ada' }] }],
