@@ -47,6 +47,8 @@ describe('ten-secondly window', () => {
     expect(refused.body.correlationId).toEqual(expect.any(String));
     expect(refused.headers.get('retry-after')).toBeNull();
     expect(refused.headers.get('x-hubspot-ratelimit-remaining')).toBe('0');
+    // The refused call is a request of the day too.
+    expect(refused.headers.get('x-hubspot-ratelimit-daily-remaining')).toBe('249995');
 
     // The first call leaves the window 10 s after it was made: one slot frees, not four.
     clock.advance(7_000);
