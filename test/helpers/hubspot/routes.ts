@@ -3,7 +3,7 @@
  * §4), and whether it is a search (its own limit, §2). Legacy `/crm/v3|v4` and date-versioned
  * `/crm/objects|properties|associations/YYYY-MM` paths name the same endpoints.
  */
-import { associateDefault, createAssociations } from './associations.js';
+import { associateDefault, createAssociations, readAssociations } from './associations.js';
 import type { Answer, HandlerContext } from './batch-input.js';
 import { batchCreate, batchRead, batchUpdate, batchUpsert, createObject, getObject } from './objects.js';
 import type { CrmObjectType } from './properties.js';
@@ -93,6 +93,9 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
     const scopes = [['crm.objects.contacts.write'], ['crm.objects.companies.write']];
     if (associations[3] === 'create') return { scopes, search: false, handle: createAssociations };
     if (associations[3] === 'associate/default') return { scopes, search: false, handle: associateDefault };
+    if (associations[3] === 'read') {
+      return { scopes: [['crm.objects.contacts.read']], search: false, handle: readAssociations };
+    }
   }
   return undefined;
 }

@@ -155,6 +155,30 @@ describe('associations v4', () => {
     );
     expect(standIn.associations()).toHaveLength(3);
     expect((await associate(second, 4)).status).toBe(400);
+
+    const read = await call(standIn, 'POST', '/crm/v4/associations/contacts/companies/batch/read', {
+      inputs: [{ id: contact }, { id: '777' }],
+    });
+    expect(read.status).toBe(207);
+    expect(read.body.results).toEqual([
+      {
+        from: { id: contact },
+        to: [
+          {
+            toObjectId: Number(first),
+            associationTypes: [{ category: 'HUBSPOT_DEFINED', typeId: 279, label: null }],
+          },
+          {
+            toObjectId: Number(second),
+            associationTypes: expect.arrayContaining([
+              { category: 'HUBSPOT_DEFINED', typeId: 279, label: null },
+              { category: 'HUBSPOT_DEFINED', typeId: 1, label: 'Primary' },
+            ]),
+          },
+        ],
+      },
+    ]);
+    expect(read.body.errors[0].context.fromObjectIds).toEqual(['777']);
   });
 
   it('associates by default (200), and names a missing record in a 207', async () => {
