@@ -304,6 +304,16 @@ export function batchUpdate(ctx: HandlerContext, type: CrmObjectType, body: unkn
   return { status: errors.length > 0 ? 207 : 200, body: batchBody(startedAt, results, errors) };
 }
 
+/** 404 for a single record, as HubSpot words it. */
+function notFound(id: string): Answer {
+  return {
+    status: 404,
+    body: hubSpotError('Object not found.  objectId are usually numeric.', 'OBJECT_NOT_FOUND', {
+      context: { id: [id] },
+    }),
+  };
+}
+
 /** `GET /crm/v3/objects/{type}/{id}?idProperty=&properties=a,b`: 200 or 404 (§1). */
 export function getObject(
   ctx: HandlerContext,
@@ -317,17 +327,34 @@ export function getObject(
     if (keyError) return keyError;
   }
   const record = idProperty ? ctx.store.findBy(type, idProperty, id) : ctx.store.get(type, id);
-  if (!record) {
-    return {
-      status: 404,
-      body: hubSpotError('Object not found.  objectId are usually numeric.', 'OBJECT_NOT_FOUND', {
-        context: { id: [id] },
-      }),
-    };
-  }
+  if (!record) return notFound(id);
   const listed = query.get('properties');
   const names = listed ? listed.split(',').filter(Boolean) : undefined;
   return { status: 200, body: recordBody(ctx.store, record, names) };
+}
+
+/** `PATCH /crm/v3/objects/{type}/{id}?idProperty=` with `{properties}`: 200, 404, 400 or 409 (§1; e-mail works here). */
+export function updateObject(
+  ctx: HandlerContext,
+  type: CrmObjectType,
+  id: string,
+  query: URLSearchParams,
+  body: unknown,
+): Answer {
+  const idProperty = query.get('idProperty') ?? undefined;
+  if (idProperty !== undefined && idProperty !== 'hs_object_id') {
+    const keyError = idPropertyError(ctx, type, idProperty, 'read');
+    if (keyError) return keyError;
+  }
+  const properties = inputProperties((body ?? {}) as Record<string, unknown>);
+  if (properties === undefined)
+    return { status: 400, body: invalidInputBody('properties must be an object') };
+  const record = idProperty ? ctx.store.findBy(type, idProperty, id) : ctx.store.get(type, id);
+  if (!record) return notFound(id);
+  const checked = checkWrites(ctx, type, [{ index: 0, target: record, values: properties }], false);
+  if ('error' in checked) return checked.error;
+  ctx.store.write(record, properties, ctx.now());
+  return { status: 200, body: recordBody(ctx.store, record, Object.keys(properties)) };
 }
 
 /** `POST /crm/v3/objects/{type}` with `{properties, associations?}`: 201, 400, or 409 for a taken e-mail (§1). */

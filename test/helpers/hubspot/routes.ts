@@ -5,7 +5,15 @@
  */
 import { associateDefault, createAssociations, readAssociations } from './associations.js';
 import type { Answer, HandlerContext } from './batch-input.js';
-import { batchCreate, batchRead, batchUpdate, batchUpsert, createObject, getObject } from './objects.js';
+import {
+  batchCreate,
+  batchRead,
+  batchUpdate,
+  batchUpsert,
+  createObject,
+  getObject,
+  updateObject,
+} from './objects.js';
 import type { CrmObjectType } from './properties.js';
 import { createProperty, getProperty, listProperties } from './property-routes.js';
 import { searchObjects } from './search.js';
@@ -49,6 +57,13 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
       return { scopes: read, search: false, handle: (c, b) => batchRead(c, type, b) };
     if (method === 'POST' && rest === 'search')
       return { scopes: read, search: true, handle: (c, b) => searchObjects(c, type, b) };
+    if (method === 'PATCH' && rest !== undefined && !rest.includes('/')) {
+      return {
+        scopes: write,
+        search: false,
+        handle: (c, b) => updateObject(c, type, decodeURIComponent(rest), query, b),
+      };
+    }
     if (method === 'GET' && rest !== undefined && !rest.includes('/')) {
       return {
         scopes: read,
