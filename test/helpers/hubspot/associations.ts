@@ -1,7 +1,7 @@
 /**
  * Associations v4, contacts to companies (shared/docs/hubspot-api.md §3): `batch/create` with explicit types
  * (279 unlabeled, 1 primary) answers 201, `batch/associate/default` answers 200. Both are idempotent; a pair
- * whose contact or company does not exist is reported in a 207.
+ * whose contact or company does not exist is reported in a 207. `batch/read` lists a contact's companies.
  */
 
 import { type Answer, batchBody, type HandlerContext } from './batch-input.js';
@@ -130,5 +130,57 @@ export function associateDefault(ctx: HandlerContext, body: unknown): Answer {
       associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 },
     });
   }
+  return { status: errors.length > 0 ? 207 : 200, body: batchBody(startedAt, results, errors) };
+}
+
+/**
+ * `POST /crm/v4/associations/contacts/companies/batch/read` with `{inputs:[{id}]}`: each contact's companies and
+ * their types; a contact with none is named in a 207 (SDK `BatchResponsePublicAssociationMultiWithErrors`).
+ */
+export function readAssociations(ctx: HandlerContext, body: unknown): Answer {
+  const startedAt = new Date(ctx.now()).toISOString();
+  const inputs = (body as { inputs?: unknown } | null)?.inputs;
+  if (!Array.isArray(inputs)) return { status: 400, body: invalidInputBody('inputs must be an array') };
+  if (inputs.length > MAX_ASSOCIATION_INPUTS) {
+    return { status: 400, body: invalidInputBody(`at most ${MAX_ASSOCIATION_INPUTS} inputs`) };
+  }
+  const rows = ctx.store.associations();
+  const results: unknown[] = [];
+  const missing: string[] = [];
+  for (const input of inputs as Array<{ id?: unknown } | null>) {
+    const contactId = String(input?.id ?? '');
+    const companies = new Map<string, number[]>();
+    for (const row of rows) {
+      if (row.contactId === contactId)
+        companies.set(row.companyId, [...(companies.get(row.companyId) ?? []), row.typeId]);
+    }
+    if (companies.size === 0) {
+      missing.push(contactId);
+      continue;
+    }
+    results.push({
+      from: { id: contactId },
+      to: [...companies].map(([companyId, typeIds]) => ({
+        toObjectId: Number(companyId),
+        associationTypes: typeIds.map((typeId) => ({
+          category: 'HUBSPOT_DEFINED',
+          typeId,
+          label: typeId === 1 ? 'Primary' : null,
+        })),
+      })),
+    });
+  }
+  const errors =
+    missing.length === 0
+      ? []
+      : [
+          {
+            status: 'error',
+            category: 'OBJECT_NOT_FOUND',
+            // [inferred] wording; HubSpot reports contacts without associations as errors of the batch.
+            message: 'No associations found for some objects',
+            context: { fromObjectIds: missing },
+          },
+        ];
   return { status: errors.length > 0 ? 207 : 200, body: batchBody(startedAt, results, errors) };
 }

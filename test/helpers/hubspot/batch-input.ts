@@ -117,6 +117,16 @@ export function batchBody(
   return body;
 }
 
+/** The 207 error of a batch read or update for ids that match no record (§1, captured). */
+export function objectsNotFound(type: CrmObjectType, ids: readonly string[]): Record<string, unknown> {
+  return {
+    status: 'error',
+    category: 'OBJECT_NOT_FOUND',
+    message: `Could not get some ${OBJECT_NAME[type]} objects, they may be deleted or not exist. Check that ids are valid.`,
+    context: { ids: [...ids] },
+  };
+}
+
 /** One 207 error naming the input by its trace id (§1.2). */
 export function tracedError(traceId: string, error: HubSpotErrorBody): Record<string, unknown> {
   return {

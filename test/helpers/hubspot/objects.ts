@@ -12,7 +12,7 @@ import {
   conflictBody,
   type HandlerContext,
   inputProperties,
-  OBJECT_NAME,
+  objectsNotFound,
   recordBody,
   tracedError,
 } from './batch-input.js';
@@ -184,17 +184,7 @@ export function batchRead(ctx: HandlerContext, type: CrmObjectType, body: unknow
     if (record) results.set(record.id, recordBody(ctx.store, record, names));
     else missing.push(input.id);
   }
-  const errors =
-    missing.length === 0
-      ? []
-      : [
-          {
-            status: 'error',
-            category: 'OBJECT_NOT_FOUND',
-            message: `Could not get some ${OBJECT_NAME[type]} objects, they may be deleted or not exist. Check that ids are valid.`,
-            context: { ids: missing },
-          },
-        ];
+  const errors = missing.length === 0 ? [] : [objectsNotFound(type, missing)];
   return { status: errors.length > 0 ? 207 : 200, body: batchBody(startedAt, [...results.values()], errors) };
 }
 
@@ -293,15 +283,34 @@ export function batchUpdate(ctx: HandlerContext, type: CrmObjectType, body: unkn
   const errors: unknown[] = [...checked.failures].map(([index, error]) =>
     tracedError(traceIds![index]!, error),
   );
-  if (missing.length > 0) {
-    errors.push({
-      status: 'error',
-      category: 'OBJECT_NOT_FOUND',
-      message: `Could not get some ${OBJECT_NAME[type]} objects, they may be deleted or not exist. Check that ids are valid.`,
-      context: { ids: missing },
-    });
-  }
+  if (missing.length > 0) errors.push(objectsNotFound(type, missing));
   return { status: errors.length > 0 ? 207 : 200, body: batchBody(startedAt, results, errors) };
+}
+
+/** 404 for a single record, as HubSpot words it. */
+function notFound(id: string): Answer {
+  return {
+    status: 404,
+    body: hubSpotError('Object not found.  objectId are usually numeric.', 'OBJECT_NOT_FOUND', {
+      context: { id: [id] },
+    }),
+  };
+}
+
+/** The record a single-record path names, by id or by `?idProperty=` (e-mail allowed here): it, or the answer. */
+function singleRecord(
+  ctx: HandlerContext,
+  type: CrmObjectType,
+  id: string,
+  query: URLSearchParams,
+): { record: StoredRecord } | { error: Answer } {
+  const idProperty = query.get('idProperty') ?? undefined;
+  if (idProperty !== undefined && idProperty !== 'hs_object_id') {
+    const keyError = idPropertyError(ctx, type, idProperty, 'read');
+    if (keyError) return { error: keyError };
+  }
+  const record = idProperty ? ctx.store.findBy(type, idProperty, id) : ctx.store.get(type, id);
+  return record ? { record } : { error: notFound(id) };
 }
 
 /** `GET /crm/v3/objects/{type}/{id}?idProperty=&properties=a,b`: 200 or 404 (§1). */
@@ -311,23 +320,31 @@ export function getObject(
   id: string,
   query: URLSearchParams,
 ): Answer {
-  const idProperty = query.get('idProperty') ?? undefined;
-  if (idProperty !== undefined && idProperty !== 'hs_object_id') {
-    const keyError = idPropertyError(ctx, type, idProperty, 'read');
-    if (keyError) return keyError;
-  }
-  const record = idProperty ? ctx.store.findBy(type, idProperty, id) : ctx.store.get(type, id);
-  if (!record) {
-    return {
-      status: 404,
-      body: hubSpotError('Object not found.  objectId are usually numeric.', 'OBJECT_NOT_FOUND', {
-        context: { id: [id] },
-      }),
-    };
-  }
+  const found = singleRecord(ctx, type, id, query);
+  if ('error' in found) return found.error;
   const listed = query.get('properties');
   const names = listed ? listed.split(',').filter(Boolean) : undefined;
-  return { status: 200, body: recordBody(ctx.store, record, names) };
+  return { status: 200, body: recordBody(ctx.store, found.record, names) };
+}
+
+/** `PATCH /crm/v3/objects/{type}/{id}?idProperty=` with `{properties}`: 200, 404, 400 or 409 (§1; e-mail works here). */
+export function updateObject(
+  ctx: HandlerContext,
+  type: CrmObjectType,
+  id: string,
+  query: URLSearchParams,
+  body: unknown,
+): Answer {
+  const found = singleRecord(ctx, type, id, query);
+  if ('error' in found) return found.error;
+  const { record } = found;
+  const properties = inputProperties((body ?? {}) as Record<string, unknown>);
+  if (properties === undefined)
+    return { status: 400, body: invalidInputBody('properties must be an object') };
+  const checked = checkWrites(ctx, type, [{ index: 0, target: record, values: properties }], false);
+  if ('error' in checked) return checked.error;
+  ctx.store.write(record, properties, ctx.now());
+  return { status: 200, body: recordBody(ctx.store, record, Object.keys(properties)) };
 }
 
 /** `POST /crm/v3/objects/{type}` with `{properties, associations?}`: 201, 400, or 409 for a taken e-mail (§1). */

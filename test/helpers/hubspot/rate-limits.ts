@@ -22,7 +22,10 @@ export type Admission =
   | { admitted: true; headers: Record<string, string> }
   | { admitted: false; policy: RateLimitPolicy; headers: Record<string, string>; retryAfterSeconds: number };
 
-/** The windows of one token. A refused call is not counted: it did no work and freed no budget. */
+/**
+ * The windows of one token. Every admitted call counts in both; a call refused by the 10-second window counts in
+ * the daily one only; a call refused by the daily window changes nothing.
+ */
 export class RateWindows {
   readonly #config: RateLimitConfig;
   readonly #burst: number[] = [];
@@ -49,6 +52,9 @@ export class RateWindows {
       };
     }
     if (this.#burst.length >= tenSecondly) {
+      // A refused call is still a request of the day ("error responses shouldn't exceed 5% of your total daily
+      // requests", usage guidelines); it does not hold the 10-second window shut longer.
+      this.#dailyUsed += 1;
       const freedAt = (this.#burst[0] ?? nowMs) + TEN_SECONDS_MS;
       return {
         admitted: false,

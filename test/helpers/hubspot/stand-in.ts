@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { associateDefault, createAssociations } from './associations.js';
 import type { Answer, HandlerContext } from './batch-input.js';
 import {
   defaultBodyForStatus,
@@ -16,11 +15,9 @@ import {
   rateLimitBody,
   unauthorizedBody,
 } from './errors.js';
-import { batchCreate, batchRead, batchUpdate, batchUpsert, createObject, getObject } from './objects.js';
 import type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from './properties.js';
-import { createProperty, getProperty, listProperties } from './property-routes.js';
 import { RateWindows } from './rate-limits.js';
-import { searchObjects } from './search.js';
+import { route } from './routes.js';
 import { CrmStore } from './store.js';
 import { checkPropertyValues } from './values.js';
 
@@ -122,91 +119,6 @@ export interface HubSpotStandIn {
 }
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-interface Route {
-  /** Groups of scopes, each group satisfied by any one of its scopes. */
-  scopes: string[][];
-  search: boolean;
-  handle: (ctx: HandlerContext, body: unknown) => Answer;
-}
-
-function objectType(segment: string): CrmObjectType | undefined {
-  if (segment === 'contacts' || segment === '0-1') return 'contacts';
-  if (segment === 'companies' || segment === '0-2') return 'companies';
-  return undefined;
-}
-
-const OBJECTS = /^\/crm\/(?:v3\/objects|objects\/\d{4}-\d{2})\/([^/]+)(?:\/(.+))?$/;
-const PROPERTIES = /^\/crm\/(?:v3\/properties|properties\/\d{4}-\d{2})\/([^/]+)(?:\/([^/]+))?$/;
-const ASSOCIATIONS = /^\/crm\/(?:v4\/associations|associations\/\d{4}-\d{2})\/([^/]+)\/([^/]+)\/batch\/(.+)$/;
-
-function route(method: string, path: string, query: URLSearchParams): Route | undefined {
-  const objects = OBJECTS.exec(path);
-  if (objects) {
-    const type = objectType(objects[1]!);
-    const rest = objects[2];
-    if (!type) return undefined;
-    const read = [[`crm.objects.${type}.read`]];
-    const write = [[`crm.objects.${type}.write`]];
-    if (method === 'POST' && rest === undefined)
-      return { scopes: write, search: false, handle: (c, b) => createObject(c, type, b) };
-    if (method === 'POST' && rest === 'batch/upsert')
-      return { scopes: write, search: false, handle: (c, b) => batchUpsert(c, type, b) };
-    if (method === 'POST' && rest === 'batch/create')
-      return { scopes: write, search: false, handle: (c, b) => batchCreate(c, type, b) };
-    if (method === 'POST' && rest === 'batch/update')
-      return { scopes: write, search: false, handle: (c, b) => batchUpdate(c, type, b) };
-    if (method === 'POST' && rest === 'batch/read')
-      return { scopes: read, search: false, handle: (c, b) => batchRead(c, type, b) };
-    if (method === 'POST' && rest === 'search')
-      return { scopes: read, search: true, handle: (c, b) => searchObjects(c, type, b) };
-    if (method === 'GET' && rest !== undefined && !rest.includes('/')) {
-      return {
-        scopes: read,
-        search: false,
-        handle: (c) => getObject(c, type, decodeURIComponent(rest), query),
-      };
-    }
-    return undefined;
-  }
-  const properties = PROPERTIES.exec(path);
-  if (properties) {
-    const type = objectType(properties[1]!);
-    const name = properties[2];
-    if (!type) return undefined;
-    if (method === 'GET' && name === undefined) {
-      return {
-        scopes: [[`crm.schemas.${type}.read`]],
-        search: false,
-        handle: (c) => listProperties(c, type),
-      };
-    }
-    if (method === 'GET') {
-      return {
-        scopes: [[`crm.schemas.${type}.read`]],
-        search: false,
-        handle: (c) => getProperty(c, type, name!),
-      };
-    }
-    if (method === 'POST' && name === undefined) {
-      return {
-        scopes: [[`crm.schemas.${type}.write`]],
-        search: false,
-        handle: (c, b) => createProperty(c, type, b),
-      };
-    }
-    return undefined;
-  }
-  const associations = ASSOCIATIONS.exec(path);
-  if (associations && method === 'POST') {
-    if (objectType(associations[1]!) !== 'contacts' || objectType(associations[2]!) !== 'companies')
-      return undefined;
-    const scopes = [['crm.objects.contacts.write'], ['crm.objects.companies.write']];
-    if (associations[3] === 'create') return { scopes, search: false, handle: createAssociations };
-    if (associations[3] === 'associate/default') return { scopes, search: false, handle: associateDefault };
-  }
-  return undefined;
-}
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {

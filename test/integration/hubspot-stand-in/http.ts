@@ -1,7 +1,12 @@
 /**
  * Calls the stand-in the way a client does: real HTTP with fetch, Bearer token, JSON both ways.
  */
-import type { HubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { afterEach } from 'vitest';
+import {
+  type HubSpotStandIn,
+  type HubSpotStandInOptions,
+  startHubSpotStandIn,
+} from '../../helpers/hubspot/stand-in.js';
 
 /** An answer as a client sees it. */
 export interface HttpAnswer {
@@ -46,5 +51,18 @@ export function fakeClock(start = Date.UTC(2026, 10, 25, 12, 0, 0)): {
     advance: (ms) => {
       at += ms;
     },
+  };
+}
+
+/** A starter for one test file: every stand-in it starts is closed after the test. */
+export function standInsClosedAfterEach(): (options?: HubSpotStandInOptions) => Promise<HubSpotStandIn> {
+  const open: HubSpotStandIn[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((standIn) => standIn.close()));
+  });
+  return async (options) => {
+    const standIn = await startHubSpotStandIn(options);
+    open.push(standIn);
+    return standIn;
   };
 }

@@ -3,21 +3,11 @@
  * non-search calls with their headers and 429 bodies, search's own per-second window without headers, and the
  * optional Retry-After (shared/docs/hubspot-api.md §2, §5).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type HubSpotStandIn,
-  type HubSpotStandInOptions,
-  startHubSpotStandIn,
-} from '../../helpers/hubspot/stand-in.js';
-import { call, fakeClock } from './http.js';
+import { describe, expect, it } from 'vitest';
+import type { HubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { call, fakeClock, standInsClosedAfterEach } from './http.js';
 
-let hs: HubSpotStandIn | undefined;
-afterEach(() => hs?.close());
-
-async function start(options: HubSpotStandInOptions): Promise<HubSpotStandIn> {
-  hs = await startHubSpotStandIn(options);
-  return hs;
-}
+const start = standInsClosedAfterEach();
 
 const read = (standIn: HubSpotStandIn) =>
   call(standIn, 'POST', '/crm/v3/objects/contacts/batch/read', { properties: [], inputs: [] });
@@ -57,6 +47,8 @@ describe('ten-secondly window', () => {
     expect(refused.body.correlationId).toEqual(expect.any(String));
     expect(refused.headers.get('retry-after')).toBeNull();
     expect(refused.headers.get('x-hubspot-ratelimit-remaining')).toBe('0');
+    // The refused call is a request of the day too.
+    expect(refused.headers.get('x-hubspot-ratelimit-daily-remaining')).toBe('249995');
 
     // The first call leaves the window 10 s after it was made: one slot frees, not four.
     clock.advance(7_000);

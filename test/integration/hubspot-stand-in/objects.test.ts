@@ -377,6 +377,19 @@ describe('batch create, batch update, single read', () => {
     expect(answer.body.category).toBe('CONFLICT');
   });
 
+  it('updates one record by id or e-mail with PATCH, 404 otherwise', async () => {
+    const id = hs.seed('contacts', { email: 'ada@example.com', jobtitle: 'CTO', firstname: 'Ada' });
+    const byEmail = await call(hs, 'PATCH', '/crm/v3/objects/contacts/ADA%40example.com?idProperty=email', {
+      properties: { jobtitle: 'CEO', firstname: '' },
+    });
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body).toMatchObject({ id, properties: { jobtitle: 'CEO' } });
+    expect(hs.findBy('contacts', 'email', 'ada@example.com')!.properties).not.toHaveProperty('firstname');
+    const bad = await call(hs, 'PATCH', `/crm/v3/objects/contacts/${id}`, { properties: { email: 'nope' } });
+    expect(bad.status).toBe(400);
+    expect((await call(hs, 'PATCH', '/crm/v3/objects/contacts/42', { properties: {} })).status).toBe(404);
+  });
+
   it('reads one record by id or e-mail, 404 otherwise', async () => {
     const id = hs.seed('contacts', { email: 'ada@example.com', jobtitle: 'CTO' });
     const byId = await call(hs, 'GET', `/crm/v3/objects/contacts/${id}?properties=jobtitle`);

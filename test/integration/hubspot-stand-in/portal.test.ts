@@ -4,21 +4,11 @@
  * and the base path (shared/docs/hubspot-api.md §2, §3, §4).
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type HubSpotStandIn,
-  type HubSpotStandInOptions,
-  startHubSpotStandIn,
-} from '../../helpers/hubspot/stand-in.js';
-import { call, fakeClock } from './http.js';
+import { describe, expect, it } from 'vitest';
+import type { HubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { call, fakeClock, standInsClosedAfterEach } from './http.js';
 
-let hs: HubSpotStandIn | undefined;
-afterEach(() => hs?.close());
-
-async function start(options: HubSpotStandInOptions = {}): Promise<HubSpotStandIn> {
-  hs = await startHubSpotStandIn(options);
-  return hs;
-}
+const start = standInsClosedAfterEach();
 
 const upsertContacts = (standIn: HubSpotStandIn, inputs: unknown[]) =>
   call(standIn, 'POST', '/crm/v3/objects/contacts/batch/upsert', { inputs });
@@ -62,7 +52,7 @@ describe('authentication and scopes', () => {
     expect(createProperty.body.errors[0].context.requiredGranularScopes).toEqual([
       'crm.schemas.companies.write',
     ]);
-    expect(hs!.records('contacts')).toHaveLength(0);
+    expect(standIn.records('contacts')).toHaveLength(0);
     expect((await call(standIn, 'GET', '/crm/v3/properties/companies/domain')).status).toBe(200);
   });
 });
@@ -165,6 +155,30 @@ describe('associations v4', () => {
     );
     expect(standIn.associations()).toHaveLength(3);
     expect((await associate(second, 4)).status).toBe(400);
+
+    const read = await call(standIn, 'POST', '/crm/v4/associations/contacts/companies/batch/read', {
+      inputs: [{ id: contact }, { id: '777' }],
+    });
+    expect(read.status).toBe(207);
+    expect(read.body.results).toEqual([
+      {
+        from: { id: contact },
+        to: [
+          {
+            toObjectId: Number(first),
+            associationTypes: [{ category: 'HUBSPOT_DEFINED', typeId: 279, label: null }],
+          },
+          {
+            toObjectId: Number(second),
+            associationTypes: expect.arrayContaining([
+              { category: 'HUBSPOT_DEFINED', typeId: 279, label: null },
+              { category: 'HUBSPOT_DEFINED', typeId: 1, label: 'Primary' },
+            ]),
+          },
+        ],
+      },
+    ]);
+    expect(read.body.errors[0].context.fromObjectIds).toEqual(['777']);
   });
 
   it('associates by default (200), and names a missing record in a 207', async () => {
@@ -285,7 +299,9 @@ describe('search', () => {
     expect((await search()).body.total).toBe(0);
     clock.advance(2_000);
     expect((await search()).body.total).toBe(1);
-    await upsertContacts(standIn, [{ idProperty: 'email', id: 'a@example.com', properties: { firstname: 'Ada' } }]);
+    await upsertContacts(standIn, [
+      { idProperty: 'email', id: 'a@example.com', properties: { firstname: 'Ada' } },
+    ]);
     const byName = () =>
       call(standIn, 'POST', '/crm/v3/objects/contacts/search', {
         filterGroups: [{ filters: [{ propertyName: 'firstname', operator: 'EQ', value: 'Ada' }] }],
