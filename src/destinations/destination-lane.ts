@@ -34,6 +34,8 @@ export const CLAIM_MARGIN_MS = 10_000;
 /** Events a lane holds at least and at most (in flight plus claimed, waiting for a slot). */
 export const MIN_HELD = 16;
 export const MAX_HELD = 512;
+/** While the process is busy receiving, a batch lane starts one batch per this long at most. */
+export const YIELD_BATCH_GAP_MS = 1_000;
 /** How long an event waits when its job's rows are not written yet (a template destination). */
 export const NOT_NORMALIZED_WAIT_MS = 1_000;
 
@@ -76,6 +78,8 @@ export class DestinationLane {
   /** A batch short of full waits once for more: 'waiting' until the linger ends, then 'over'. */
   #linger: 'none' | 'waiting' | 'over' = 'none';
   #draining = false;
+  #lastBatchAt = Number.NEGATIVE_INFINITY;
+  #yieldTimer: NodeJS.Timeout | undefined;
   #template: Promise<ExportTemplate> | undefined;
   /** Outcomes since the lane was created (for `destinations deliver`'s report). */
   readonly counts = { delivered: 0, retried: 0, failed: 0, superseded: 0 };
@@ -146,6 +150,7 @@ export class DestinationLane {
     this.#stop.abort();
     clearTimeout(this.#rateTimer);
     clearTimeout(this.#lingerTimer);
+    clearTimeout(this.#yieldTimer);
     await this.#ticking;
     this.#releaseQueue();
     await this.#settle();
@@ -254,6 +259,15 @@ export class DestinationLane {
             return;
           }
         }
+        // A batch is a lot of work at once: while receiving is busy, one batch a second at most.
+        const gapMs = this.#lastBatchAt + YIELD_BATCH_GAP_MS - performance.now();
+        if (this.#yielding && !this.#draining && gapMs > 0) {
+          clearTimeout(this.#yieldTimer);
+          this.#yieldTimer = setTimeout(() => this.#pump(), gapMs);
+          this.#yieldTimer.unref();
+          return;
+        }
+        this.#lastBatchAt = performance.now();
         clearTimeout(this.#lingerTimer);
         this.#linger = 'none';
         this.#startBatch(this.#queue.splice(0, this.#batchSize));
