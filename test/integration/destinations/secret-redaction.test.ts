@@ -15,6 +15,19 @@ import {
 } from '../../helpers/standard-webhook-consumer.js';
 import { type DestinationsWorld, openWorld, provisionSqlite, until } from './destinations-context.js';
 
+/** Everything a user or an operator sees: logs, /metrics, `destinations list`, the status page, the config. */
+async function everyOutput(world: DestinationsWorld, destinations: unknown) {
+  const snapshot = await loadStatusSnapshot({ db: world.database.db, now: new Date() });
+  expect(snapshot.destinations.ok).toBe(true);
+  return {
+    logs: world.logs.text(),
+    metrics: await world.registry.metrics(),
+    list: JSON.stringify(await listDestinationStates(world.database.db, Date.now())),
+    statusPage: snapshot.destinations.ok ? String(renderDestinations(snapshot.destinations.value)) : '',
+    configured: JSON.stringify(destinations),
+  };
+}
+
 describe('destination secrets stay secret', () => {
   let world: DestinationsWorld;
   let literal: StandardWebhookConsumer;
@@ -61,15 +74,7 @@ describe('destination secrets stay secret', () => {
       const states = await listDestinationStates(world.database.db, Date.now());
       return states.find((s) => s.name === 'from-env')?.paused === true;
     });
-    const snapshot = await loadStatusSnapshot({ db: world.database.db, now: new Date() });
-    expect(snapshot.destinations.ok).toBe(true);
-    const outputs = {
-      logs: world.logs.text(),
-      metrics: await world.registry.metrics(),
-      list: JSON.stringify(await listDestinationStates(world.database.db, Date.now())),
-      statusPage: snapshot.destinations.ok ? String(renderDestinations(snapshot.destinations.value)) : '',
-      configured: JSON.stringify(destinations),
-    };
+    const outputs = await everyOutput(world, destinations);
     // The outputs are not empty: they say what happened, only without the secrets.
     expect(outputs.logs).toContain('gave up on an event');
     expect(outputs.logs).toContain('destination paused');
@@ -123,14 +128,7 @@ describe('destination secrets stay secret', () => {
         'the destination is paused',
         async () => (await listDestinationStates(world.database.db, Date.now()))[0]?.paused === true,
       );
-      const snapshot = await loadStatusSnapshot({ db: world.database.db, now: new Date() });
-      const outputs = {
-        logs: world.logs.text(),
-        metrics: await world.registry.metrics(),
-        list: JSON.stringify(await listDestinationStates(world.database.db, Date.now())),
-        statusPage: snapshot.destinations.ok ? String(renderDestinations(snapshot.destinations.value)) : '',
-        configured: JSON.stringify(destinations),
-      };
+      const outputs = await everyOutput(world, destinations);
       expect(outputs.list).toContain('HUBSPOT_TOKEN');
       expect(outputs.statusPage).toContain('API calls');
       expect(outputs.metrics).toContain('counter="api_calls"');
