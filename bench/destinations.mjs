@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownMachineLines } from './lib/machine.mjs';
+import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
 import { formatInteger } from './lib/stats.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
@@ -45,11 +46,8 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-dest-'));
   try {
     const { openMigratedDatabase } = await import(new URL('storage/open-migrated-database.js', DIST).href);
-    const { createJobStore } = await import(new URL('storage/job-store/job-store.js', DIST).href);
     const { parseDestinations } = await import(new URL('destinations/load-destinations.js', DIST).href);
     const { createDispatcher } = await import(new URL('destinations/create-dispatcher.js', DIST).href);
-    const { readFileSync } = await import('node:fs');
-    const { randomUUID } = await import('node:crypto');
     const database = await openMigratedDatabase(join(dir, 'bench.db'));
     const destinations = await parseDestinations(
       {
@@ -74,24 +72,7 @@ async function main() {
     const dispatcher = createDispatcher({ database: dispatch.database, destinations, receiving: () => 0 });
     await dispatcher.sync();
 
-    const template = readFileSync(
-      new URL('../test/fixtures/envelopes/company-reveal.json', import.meta.url),
-      'utf8',
-    );
-    const original = JSON.parse(template).input.task.job_id;
-    const store = createJobStore({ database });
-    const storeStarted = performance.now();
-    for (let start = 0; start < events; start += 500) {
-      const batch = [];
-      for (let i = start; i < Math.min(events, start + 500); i += 1) {
-        batch.push(
-          store.store({ envelopeText: template.split(original).join(randomUUID()), source: 'webhook' }),
-        );
-      }
-      await Promise.all(batch);
-    }
-    const storeMs = performance.now() - storeStarted;
-    await store.close();
+    const storeMs = await storeReveals(database, events);
     log(`${formatInteger(events)} jobs stored with their events in ${formatInteger(storeMs)} ms`);
 
     const rssBefore = process.memoryUsage().rss;
@@ -102,19 +83,9 @@ async function main() {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     dispatcher.start();
-    const pending = async () =>
-      Number(
-        (
-          await database.db
-            .selectFrom('outbox_events')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('status', '=', 'pending')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      if ((await pending()) === 0) break;
+      if ((await pendingEvents(database)) === 0) break;
     }
     const elapsedMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);

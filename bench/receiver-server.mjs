@@ -190,7 +190,7 @@ async function startNaive({ databaseUrl, publicJwk }) {
   };
 }
 
-async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl }) {
+async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl, hubspot }) {
   const dist = otherDist
     ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
     : new URL('../dist/', import.meta.url);
@@ -208,26 +208,36 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinatio
   });
   // Loaded only when asked for: a --base-dist build from before destinations has no such module.
   const destinations =
-    destinationUrl === undefined
-      ? []
-      : await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
+    hubspot !== undefined
+      ? await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
           {
             destinations: [
-              {
-                name: 'bench',
-                type: 'webhook',
-                url: destinationUrl,
-                secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-              },
+              { name: 'bench', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hubspot.url },
             ],
           },
-          {},
+          { HUBSPOT_TOKEN: hubspot.token },
           'bench',
-        );
+        )
+      : destinationUrl === undefined
+        ? []
+        : await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
+            {
+              destinations: [
+                {
+                  name: 'bench',
+                  type: 'webhook',
+                  url: destinationUrl,
+                  secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+                },
+              ],
+            },
+            {},
+            'bench',
+          );
   const receiver = await startReceiver({
     config,
     port: 0,
-    ...(destinationUrl === undefined ? {} : { destinations }),
+    ...(destinations.length === 0 ? {} : { destinations }),
   });
   const url = receiver.url;
   return {

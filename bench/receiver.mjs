@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { forkChild } from './lib/child-channel.mjs';
+import { startStandInChild } from './lib/hubspot-stand-in.mjs';
 import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { createBenchKey } from './lib/signing-key.mjs';
@@ -61,6 +62,12 @@ const VARIANTS = {
     label: 'hooksync serve (SQLite) + one webhook destination (a local consumer, 204)',
     stores: 'sqlite',
     destination: true,
+  },
+  'hooksync-hubspot': {
+    base: 'hooksync',
+    label: 'hooksync serve (SQLite) + one hubspot destination (the stand-in, Free limits)',
+    stores: 'sqlite',
+    hubspot: true,
   },
   'hooksync-pg': { base: 'hooksync', label: 'hooksync serve (Postgres)', stores: 'postgres' },
   // Another build of hooksync (--base-dist DIR), e.g. the commit before a change, as the same run's baseline.
@@ -165,6 +172,10 @@ const key = createBenchKey();
 const jwks = await startJwksServer([key.publicJwk]);
 // The destination's consumer (issue 12), in this process: the server under test only sends to it.
 const consumer = await startConsumer();
+// The HubSpot stand-in (issue 18), in a child of its own, only when a variant sends to it.
+const standIn = variants.some((name) => VARIANTS[name].hubspot)
+  ? await startStandInChild({ tenSecondly: 100 })
+  : undefined;
 const load = forkChild(LOAD_SCRIPT);
 const workDir = await mkdtemp(join(tmpdir(), 'hooksync-bench-receiver-'));
 const results = {};
@@ -211,6 +222,7 @@ try {
   await load.stop();
   await jwks.close();
   await consumer.close();
+  await standIn?.stop();
   await rm(workDir, { recursive: true, force: true });
 }
 report();
@@ -249,6 +261,7 @@ async function runOne(name, timing) {
       jwksUrl: jwks.url,
       publicJwk: key.publicJwk,
       ...(variant.destination ? { destinationUrl: consumer.url } : {}),
+      ...(variant.hubspot ? { hubspot: { url: standIn.url, token: standIn.token } } : {}),
     });
     // The server's CPU is read over the window the load generator announces.
     let marked;
@@ -299,7 +312,7 @@ async function runOne(name, timing) {
       poolExhausted: timed.poolExhausted,
       cpuMsPerRequest: stats.cpuMs / Math.max(1, timed.completed),
       maxRssMb: stats.maxRssMb,
-      onward: variant.destination ? stats.onward : undefined,
+      onward: variant.destination || variant.hubspot ? stats.onward : undefined,
       internals: stats.outcomes
         ? {
             verifyMs: stats.verifyMsAverage,
@@ -492,11 +505,11 @@ function ratioLines(kind) {
     '|---|---:|---:|---|',
   ];
   const hooksyncs = ['hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
-  const line = (label, hRuns, base) => {
+  const line = (label, hRuns, base, ownTarget) => {
     const bRuns = results[kind][base].map((r) => r.requestsPerSecond);
     const ratio = median(hRuns) / median(bRuns);
     const paired = hRuns.map((value, i) => value / bRuns[i]);
-    const target = TARGETS[kind].find(([name]) => name === base)?.[1];
+    const target = ownTarget ?? TARGETS[kind].find(([name]) => name === base)?.[1];
     const verdict =
       target === undefined ? '—' : `≥ ${target.toFixed(1)}×: ${ratio >= target ? 'met' : '**NOT met**'}`;
     lines.push(
@@ -520,6 +533,19 @@ function ratioLines(kind) {
         'naive',
       );
     }
+  }
+  // Onward delivery must not slow receiving: with a destination vs without (issue 12; issue 18's ≥ 0.9×).
+  for (const [name, target] of [
+    ['hooksync-dest', undefined],
+    ['hooksync-hubspot', 0.9],
+  ]) {
+    if (!variants.includes(name) || !variants.includes('hooksync')) continue;
+    line(
+      VARIANTS[name].label,
+      results[kind][name].map((r) => r.requestsPerSecond),
+      'hooksync',
+      target,
+    );
   }
   return lines;
 }

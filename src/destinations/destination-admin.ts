@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { readCounters } from './destination-counters.js';
 import { pendingSummary } from './destination-metrics.js';
 
 /** One destination as `destinations list` shows it. */
@@ -20,6 +21,8 @@ export interface DestinationState {
   readonly oldest_pending_age_seconds: number | null;
   readonly last_error: string | null;
   readonly last_error_at: string | null;
+  /** Running totals by name (a HubSpot destination's records, API calls, 429s, daily allowance). */
+  readonly counters: Readonly<Record<string, number>>;
 }
 
 /** Whether the database knows a destination named `name` (recorded by a `serve` that configured it). */
@@ -40,6 +43,7 @@ export async function listDestinationStates(
     .groupBy(['destination', 'status'])
     .execute();
   const pending = await pendingSummary(db);
+  const counters = await readCounters(db);
   const count = (name: string, status: string) =>
     Number(counts.find((row) => row.destination === name && row.status === status)?.n ?? 0);
   return destinations.map((row) => {
@@ -56,6 +60,7 @@ export async function listDestinationStates(
         oldest === null ? null : Math.max(0, Math.round((nowMs - Date.parse(oldest)) / 1000)),
       last_error: row.pause_reason ?? row.last_error,
       last_error_at: row.last_error_at,
+      counters: counters.get(row.name) ?? {},
     };
   });
 }
@@ -68,6 +73,22 @@ export interface ReplaySelection {
   readonly since?: string;
   /** Only events of these jobs. */
   readonly jobIds?: readonly string[];
+  /** Pending events too (a dry run shows what the next delivery will write as well). */
+  readonly pending?: boolean;
+}
+
+/** The selected events of `destination`, as a query (replay queues them, its dry run reads them). */
+export function selectReplayEvents(db: Kysely<Database>, destination: string, selection: ReplaySelection) {
+  let query = db
+    .selectFrom('outbox_events')
+    .where('destination', '=', destination)
+    .where('status', 'in', [
+      ...(selection.failed === true ? ['failed' as const] : ['failed' as const, 'delivered' as const]),
+      ...(selection.pending === true ? ['pending' as const] : []),
+    ]);
+  if (selection.since !== undefined) query = query.where('created_at', '>=', selection.since);
+  if (selection.jobIds !== undefined) query = query.where('job_id', 'in', [...selection.jobIds]);
+  return query;
 }
 
 /**
@@ -80,7 +101,7 @@ export async function replayEvents(
   selection: ReplaySelection,
   nowIso: string,
 ): Promise<number> {
-  let update = db
+  const result = await db
     .updateTable('outbox_events')
     .set({
       status: 'pending',
@@ -91,11 +112,8 @@ export async function replayEvents(
       delivered_at: null,
       updated_at: nowIso,
     })
-    .where('destination', '=', destination)
-    .where('status', 'in', selection.failed === true ? ['failed'] : ['failed', 'delivered']);
-  if (selection.since !== undefined) update = update.where('created_at', '>=', selection.since);
-  if (selection.jobIds !== undefined) update = update.where('job_id', 'in', [...selection.jobIds]);
-  const result = await update.executeTakeFirst();
+    .where('id', 'in', selectReplayEvents(db, destination, selection).select('id'))
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

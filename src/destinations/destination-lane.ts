@@ -10,7 +10,12 @@ import { loadTemplate } from '../export/load-template.js';
 import type { ExportTemplate } from '../export/parse-template.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { DestinationMetrics } from './destination-metrics.js';
-import type { AttemptResult, DispatchSettings, OutboxDestination } from './destination-type.js';
+import type {
+  AttemptResult,
+  DispatchSettings,
+  OutboxDelivery,
+  OutboxDestination,
+} from './destination-type.js';
 import {
   type ClaimedEvent,
   claimEvents,
@@ -29,6 +34,8 @@ export const CLAIM_MARGIN_MS = 10_000;
 /** Events a lane holds at least and at most (in flight plus claimed, waiting for a slot). */
 export const MIN_HELD = 16;
 export const MAX_HELD = 512;
+/** While the process is busy receiving, a batch lane starts one batch per this long at most. */
+export const YIELD_BATCH_GAP_MS = 1_000;
 /** How long an event waits when its job's rows are not written yet (a template destination). */
 export const NOT_NORMALIZED_WAIT_MS = 1_000;
 
@@ -67,6 +74,12 @@ export class DestinationLane {
   #lastClaimed = 0;
   readonly #queue: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }> = [];
   #rateTimer: NodeJS.Timeout | undefined;
+  #lingerTimer: NodeJS.Timeout | undefined;
+  /** A batch short of full waits once for more: 'waiting' until the linger ends, then 'over'. */
+  #linger: 'none' | 'waiting' | 'over' = 'none';
+  #draining = false;
+  #lastBatchAt = Number.NEGATIVE_INFINITY;
+  #yieldTimer: NodeJS.Timeout | undefined;
   #template: Promise<ExportTemplate> | undefined;
   /** Outcomes since the lane was created (for `destinations deliver`'s report). */
   readonly counts = { delivered: 0, retried: 0, failed: 0, superseded: 0 };
@@ -116,12 +129,19 @@ export class DestinationLane {
 
   /** Delivers what is due now and returns once nothing more is (for `destinations deliver`). */
   async drain(): Promise<void> {
-    for (;;) {
-      this.wake();
-      await this.#ticking;
-      await this.#settle();
-      const idle = this.#inFlight === 0 && this.#queue.length === 0 && this.#completions.length === 0;
-      if ((this.#lastClaimed === 0 && idle) || this.#paused) return;
+    // Nothing more is coming: a batch short of full goes at once.
+    this.#draining = true;
+    try {
+      for (;;) {
+        this.wake();
+        await this.#ticking;
+        this.#pump();
+        await this.#settle();
+        const idle = this.#inFlight === 0 && this.#queue.length === 0 && this.#completions.length === 0;
+        if ((this.#lastClaimed === 0 && idle) || this.#paused) return;
+      }
+    } finally {
+      this.#draining = false;
     }
   }
 
@@ -129,6 +149,8 @@ export class DestinationLane {
   async stop(): Promise<void> {
     this.#stop.abort();
     clearTimeout(this.#rateTimer);
+    clearTimeout(this.#lingerTimer);
+    clearTimeout(this.#yieldTimer);
     await this.#ticking;
     this.#releaseQueue();
     await this.#settle();
@@ -159,7 +181,12 @@ export class DestinationLane {
 
   /** Events held at most: in flight plus claimed and waiting for a slot (a page, so slots never wait on SQL). */
   get #capacity(): number {
-    return Math.min(MAX_HELD, Math.max(3 * this.#settings.concurrency, MIN_HELD));
+    return Math.min(MAX_HELD, Math.max(3 * this.#settings.concurrency * this.#batchSize, MIN_HELD));
+  }
+
+  /** Events per attempt: the type's batch size when it delivers in batches, else one. */
+  get #batchSize(): number {
+    return this.#destination.deliverBatch === undefined ? 1 : (this.#settings.batch?.size ?? 1);
   }
 
   /**
@@ -175,7 +202,7 @@ export class DestinationLane {
     const { database, now, holder } = this.#deps;
     const { concurrency, timeoutMs, rate } = this.#settings;
     const held = this.#capacity;
-    const turnsMs = Math.ceil(held / concurrency) * timeoutMs;
+    const turnsMs = Math.ceil(held / (concurrency * this.#batchSize)) * timeoutMs;
     const rateMs = rate === undefined ? 0 : Math.ceil((held * rate.perMs) / rate.requests);
     const nowMs = now();
     const claimed = await whenUnlocked(() =>
@@ -192,7 +219,7 @@ export class DestinationLane {
     const jobIds = claimed.map((event) => event.jobId);
     const jobs = await loadEventJobs(database.db, jobIds);
     const queued =
-      this.#destination.template === undefined
+      this.#destination.template === undefined && this.#destination.normalized !== true
         ? new Set<string>()
         : await queuedForNormalizer(database.db, jobIds);
     for (const event of claimed) {
@@ -217,9 +244,125 @@ export class DestinationLane {
         this.#rateTimer.unref();
         return;
       }
+      if (this.#batchSize > 1) {
+        // A short linger fills the batch: HubSpot's calls are the limit, not the events.
+        const lingerMs = this.#settings.batch?.lingerMs ?? 0;
+        if (this.#queue.length < this.#batchSize && lingerMs > 0 && !this.#draining) {
+          if (this.#linger === 'waiting') return;
+          if (this.#linger === 'none') {
+            this.#linger = 'waiting';
+            this.#lingerTimer = setTimeout(() => {
+              this.#linger = 'over';
+              this.#pump();
+            }, lingerMs);
+            this.#lingerTimer.unref();
+            return;
+          }
+        }
+        // A batch is a lot of work at once: while receiving is busy, one batch a second at most.
+        const gapMs = this.#lastBatchAt + YIELD_BATCH_GAP_MS - performance.now();
+        if (this.#yielding && !this.#draining && gapMs > 0) {
+          clearTimeout(this.#yieldTimer);
+          this.#yieldTimer = setTimeout(() => this.#pump(), gapMs);
+          this.#yieldTimer.unref();
+          return;
+        }
+        this.#lastBatchAt = performance.now();
+        clearTimeout(this.#lingerTimer);
+        this.#linger = 'none';
+        this.#startBatch(this.#queue.splice(0, this.#batchSize));
+        continue;
+      }
       const { event, job, queued } = this.#queue.shift()!;
       this.#start(event, job, queued);
     }
+  }
+
+  #startBatch(items: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }>): void {
+    this.#inFlight += 1;
+    const attempt = this.#attemptBatch(items)
+      .catch((error: unknown): EventCompletion[] => {
+        this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
+        const nextAttemptAt = iso(this.#deps.now() + NOT_NORMALIZED_WAIT_MS);
+        return items.map(({ event }) => ({ id: event.id, result: 'release', nextAttemptAt }));
+      })
+      .then((completions) => {
+        this.#completions.push(...completions);
+        this.#inFlight -= 1;
+        this.#attempts.delete(attempt);
+        this.#flush();
+        this.#pump();
+        if (this.#queue.length < this.#batchSize * this.#settings.concurrency) this.wake();
+      });
+    this.#attempts.add(attempt);
+  }
+
+  /** One deliverBatch call for the events that still need one; the others end without an attempt. */
+  async #attemptBatch(
+    items: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }>,
+  ): Promise<EventCompletion[]> {
+    const { now, metrics } = this.#deps;
+    const completions: EventCompletion[] = [];
+    const ready: Array<{ event: ClaimedEvent; delivery: OutboxDelivery }> = [];
+    for (const { event, job, queued } of items) {
+      const prepared = this.#prepare(event, job, queued);
+      if ('completion' in prepared) completions.push(prepared.completion);
+      else ready.push({ event, delivery: prepared.delivery });
+    }
+    if (ready.length === 0) return completions;
+    const signal = AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), this.#stop.signal]);
+    const started = performance.now();
+    const results = await this.#destination.deliverBatch!(
+      ready.map(({ delivery }) => delivery),
+      signal,
+    );
+    metrics?.attemptSeconds.observe({ destination: this.name }, (performance.now() - started) / 1000);
+    for (const [index, { event }] of ready.entries()) {
+      const result = results[index]!;
+      if (this.#stop.signal.aborted && result.outcome !== 'delivered') {
+        completions.push({ id: event.id, result: 'release', nextAttemptAt: iso(now()) });
+      } else {
+        completions.push(await this.#outcome(event, result));
+      }
+    }
+    return completions;
+  }
+
+  /** An event's delivery, or how it ends without one (purged, superseded, rows not written yet). */
+  #prepare(
+    event: ClaimedEvent,
+    job: EventJob | undefined,
+    queued: boolean,
+  ): { completion: EventCompletion } | { delivery: OutboxDelivery } {
+    const { now, logger } = this.#deps;
+    if (job === undefined) {
+      const error = 'the job is no longer stored (purged)';
+      logger.warn(
+        { destination: this.name, job_id: event.jobId, revision: event.revision },
+        `destination gave up on an event: ${error}`,
+      );
+      this.#count('failed');
+      return { completion: { id: event.id, result: 'failed', status: null, error } };
+    }
+    if (Number(job.revision) > event.revision) {
+      this.#count('superseded');
+      return { completion: { id: event.id, result: 'superseded' } };
+    }
+    if (queued)
+      return {
+        completion: { id: event.id, result: 'release', nextAttemptAt: iso(now() + NOT_NORMALIZED_WAIT_MS) },
+      };
+    return {
+      delivery: {
+        eventId: `job_${job.job_id}_r${event.revision}`,
+        jobId: job.job_id,
+        revision: event.revision,
+        kind: job.kind,
+        source: job.source,
+        status: job.status,
+        envelopeText: job.envelope,
+      },
+    };
   }
 
   #start(event: ClaimedEvent, job: EventJob | undefined, queued: boolean): void {
@@ -271,36 +414,14 @@ export class DestinationLane {
   }
 
   async #attempt(event: ClaimedEvent, job: EventJob | undefined, queued: boolean): Promise<EventCompletion> {
-    const { now, logger, metrics } = this.#deps;
-    if (job === undefined) {
-      const error = 'the job is no longer stored (purged)';
-      logger.warn(
-        { destination: this.name, job_id: event.jobId, revision: event.revision },
-        `destination gave up on an event: ${error}`,
-      );
-      this.#count('failed');
-      return { id: event.id, result: 'failed', status: null, error };
-    }
-    if (Number(job.revision) > event.revision) {
-      this.#count('superseded');
-      return { id: event.id, result: 'superseded' };
-    }
-    if (queued)
-      return { id: event.id, result: 'release', nextAttemptAt: iso(now() + NOT_NORMALIZED_WAIT_MS) };
-    const rows = this.#destination.template === undefined ? undefined : await this.#rowsOf(job.job_id);
+    const { now, metrics } = this.#deps;
+    const prepared = this.#prepare(event, job, queued);
+    if ('completion' in prepared) return prepared.completion;
+    const rows = this.#destination.template === undefined ? undefined : await this.#rowsOf(job!.job_id);
     const signal = AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), this.#stop.signal]);
     const started = performance.now();
     const result: AttemptResult = await this.#destination.deliver(
-      {
-        eventId: `job_${job.job_id}_r${event.revision}`,
-        jobId: job.job_id,
-        revision: event.revision,
-        kind: job.kind,
-        source: job.source,
-        status: job.status,
-        envelopeText: job.envelope,
-        ...(rows !== undefined ? { rows } : {}),
-      },
+      { ...prepared.delivery, ...(rows !== undefined ? { rows } : {}) },
       signal,
     );
     if (this.#stop.signal.aborted && result.outcome !== 'delivered') {
@@ -332,6 +453,16 @@ export class DestinationLane {
           id: event.id,
           result: 'release',
           nextAttemptAt: iso(now()),
+          status: result.status,
+          error: result.error,
+        };
+      case 'wait':
+        // A rate limit: not the event's fault, so not an attempt; it comes back when the pause ends.
+        this.#deps.metrics?.events.inc({ destination: this.name, outcome: 'rate_limited' });
+        return {
+          id: event.id,
+          result: 'release',
+          nextAttemptAt: iso(now() + result.waitMs),
           status: result.status,
           error: result.error,
         };

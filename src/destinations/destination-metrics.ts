@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../storage/database.js';
+import { readCounters } from './destination-counters.js';
 
 /** Metric handles the dispatcher updates. */
 export interface DestinationMetrics {
@@ -63,6 +64,20 @@ export function createDestinationMetrics(
       for (const name of names) {
         const oldest = pending.get(name)?.oldest;
         this.set({ destination: name }, oldest ? Math.max(0, (now() - Date.parse(oldest)) / 1000) : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'hooksync_destination_counter',
+    help: "A destination's running totals, all replicas' work: a HubSpot one's records (companies_created, contacts_failed, ...), api_calls, rate_limited_<policy>, daily_remaining",
+    labelNames: ['destination', 'counter'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const counters = await readCounters(db);
+      for (const name of names) {
+        for (const [counter, value] of Object.entries(counters.get(name) ?? {}))
+          this.set({ destination: name, counter }, value);
       }
     },
   });

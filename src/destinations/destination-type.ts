@@ -41,7 +41,9 @@ export type AttemptResult =
   /** Will not succeed on retry: the event fails at once. */
   | { readonly outcome: 'fail'; readonly status: number | null; readonly error: string }
   /** The destination said it is gone for now (410): pause it, keep the event pending. */
-  | { readonly outcome: 'pause'; readonly status: number; readonly error: string };
+  | { readonly outcome: 'pause'; readonly status: number; readonly error: string }
+  /** The destination asked for a pause of `waitMs` (a rate limit): back to the queue, not an attempt. */
+  | { readonly outcome: 'wait'; readonly status: number; readonly error: string; readonly waitMs: number };
 
 /** Collaborators a destination is created with. */
 export interface DestinationDeps {
@@ -57,8 +59,15 @@ export interface OutboxDestination {
   readonly kind: 'outbox';
   /** The export template whose rows go with each event, if any. */
   readonly template: string | undefined;
+  /** Reads the job's normalized rows itself: its events wait until they are written (no template). */
+  readonly normalized?: boolean;
   /** One attempt; never throws (trouble is a result). `signal` aborts it at the attempt timeout. */
   deliver(delivery: OutboxDelivery, signal: AbortSignal): Promise<AttemptResult>;
+  /**
+   * One attempt for several events at once (a type whose API takes batches); results in the same order.
+   * The lane uses it, when present, with the type's `DispatchSettings.batch`.
+   */
+  deliverBatch?(deliveries: readonly OutboxDelivery[], signal: AbortSignal): Promise<AttemptResult[]>;
   /** One `ping` event, for `destinations test`. */
   ping(signal: AbortSignal): Promise<AttemptResult>;
   /** One-time work before the first delivery (a later type may create fields); optional. */
@@ -85,6 +94,8 @@ export interface DispatchSettings {
   readonly rate: { readonly requests: number; readonly perMs: number } | undefined;
   /** Job kinds it takes; undefined for all. */
   readonly kinds: readonly string[] | undefined;
+  /** Events per deliverBatch call, and how long to wait for a full batch; undefined: one event a call. */
+  readonly batch?: { readonly size: number; readonly lingerMs: number } | undefined;
 }
 
 /** A destination type: its schema and how to build it from a validated config. */

@@ -4,10 +4,12 @@
  */
 import type { DestinationBase, DestinationType } from './destination-type.js';
 import { FILE_DESTINATION } from './file-destination.js';
+import { HUBSPOT_DESTINATION } from './hubspot/hubspot-destination.js';
 import { WEBHOOK_DESTINATION } from './webhook-destination.js';
 
 /** Every known destination type. */
 export const DESTINATION_TYPES: Readonly<Record<string, DestinationType<DestinationBase>>> = Object.freeze({
   webhook: WEBHOOK_DESTINATION as unknown as DestinationType<DestinationBase>,
   file: FILE_DESTINATION as unknown as DestinationType<DestinationBase>,
+  hubspot: HUBSPOT_DESTINATION as unknown as DestinationType<DestinationBase>,
 });

@@ -58,6 +58,15 @@ function resolveSecrets(refs: SecretRef | readonly SecretRef[], env: Env, where:
   });
 }
 
+/** An API token (a type's `token`), from the environment only; any value, never checked or printed. */
+function resolveToken(ref: { env: string }, env: Env, where: string): string {
+  const value = env[ref.env]?.trim();
+  if (value === undefined || value === '') {
+    throw new ConfigError(`${where}, field token: environment variable ${ref.env} is not set`);
+  }
+  return value;
+}
+
 /** Validates a parsed destinations document; `label` names it in messages (the file path). */
 export async function parseDestinations(
   document: unknown,
@@ -88,11 +97,17 @@ export async function parseDestinations(
     }
     const config = parsed.data as typeof parsed.data & {
       secret?: SecretRef | SecretRef[];
+      token?: { env: string };
       template?: string;
     };
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
     seen.add(config.name);
-    const secrets = config.secret === undefined ? [] : resolveSecrets(config.secret, env, where);
+    const secrets =
+      config.secret !== undefined
+        ? resolveSecrets(config.secret, env, where)
+        : config.token !== undefined
+          ? [resolveToken(config.token, env, where)]
+          : [];
     if (config.template !== undefined) {
       try {
         await loadTemplate(config.template);

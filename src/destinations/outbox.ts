@@ -300,3 +300,30 @@ export async function pruneDeliveredEvents(db: Kysely<Database>, beforeIso: stri
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Moves every pending event of `destination` due before `untilIso` to `untilIso`, and says why in
+ * last_error: a pause all replicas honour (their claims only take due events), ended by the clock.
+ */
+export async function deferPendingEvents(
+  db: Kysely<Database>,
+  destination: string,
+  untilIso: string,
+  reason: string,
+  nowIso: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('outbox_events')
+      .set({ next_attempt_at: untilIso })
+      .where('destination', '=', destination)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<', untilIso)
+      .execute();
+    await trx
+      .updateTable('destinations')
+      .set({ last_error: reason, last_error_at: nowIso })
+      .where('name', '=', destination)
+      .execute();
+  });
+}

@@ -258,6 +258,14 @@ export interface DestinationsTable {
   updated_at: string;
 }
 
+/** A destination's running totals by counter name (migration 010): added to, or set for a gauge. */
+export interface DestinationCountersTable {
+  destination: string;
+  counter: string;
+  value: number;
+  updated_at: string;
+}
+
 /** Which job kinds an event-driven destination takes ('*' for every kind): the outbox's routing. */
 export interface DestinationKindsTable {
   destination: string;
@@ -326,6 +334,7 @@ export interface Database {
   launch_rows: LaunchRowsTable;
   destinations: DestinationsTable;
   destination_kinds: DestinationKindsTable;
+  destination_counters: DestinationCountersTable;
   outbox_events: OutboxEventsTable;
   kept_mentions: KeptMentionsTable;
   person_texts: PersonTextsTable;

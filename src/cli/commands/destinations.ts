@@ -1,6 +1,7 @@
 /** `hooksync destinations list|replay|resume|test|deliver|purge`: the onward delivery of stored jobs. */
 import type { Command } from 'commander';
 import { isJobId } from '../../contract/job-id.js';
+import { describeCounters } from '../../destinations/destination-counters.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
@@ -8,6 +9,7 @@ import { createLogger } from '../create-logger.js';
 import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption } from '../options.js';
 import { printTable } from '../print-table.js';
+import { registerSetupCommand } from './destinations-hubspot.js';
 
 interface CommonFlags {
   databaseUrl?: string;
@@ -104,6 +106,10 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
         last_error: state.last_error?.slice(0, 80),
       })),
     );
+    for (const state of states) {
+      const counters = describeCounters(state.counters);
+      if (counters !== '') writeLine(ctx.stdout, `${state.name}: ${counters}`);
+    }
   });
 
   const replay = destinations
@@ -114,10 +120,24 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
     .argument('<name>', 'the destination')
     .option('--failed', 'every failed event (with --since or --job: those of them)')
     .option('--since <iso>', 'events written at or after this instant (failed and delivered ones)')
-    .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)');
+    .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)')
+    .option(
+      '--dry-run',
+      'a HubSpot destination: read only, print what each record would become (pending events included)',
+    );
+  addJsonOption(replay);
   addCommonOptions(replay);
   replay.action(
-    async (name: string, flags: CommonFlags & { failed?: boolean; since?: string; job?: string[] }) => {
+    async (
+      name: string,
+      flags: CommonFlags & {
+        failed?: boolean;
+        since?: string;
+        job?: string[];
+        dryRun?: boolean;
+        json?: boolean;
+      },
+    ) => {
       if (flags.failed !== true && flags.since === undefined && flags.job === undefined) {
         throw new CliError('say what to replay: --failed, --since <iso> or --job <job_id...>', EXIT_USAGE);
       }
@@ -132,19 +152,35 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
         if (!isJobId(jobId))
           throw new CliError(`--job must be a job_id (a UUID), got "${jobId}"`, EXIT_USAGE);
       }
+      const selection = {
+        ...(flags.failed === true ? { failed: true } : {}),
+        ...(since !== undefined ? { since } : {}),
+        ...(flags.job !== undefined ? { jobIds: flags.job } : {}),
+      };
+      if (flags.dryRun === true) {
+        const hubspot = await import('./destinations-hubspot.js');
+        const { dryRunReplay } = await import('../../destinations/hubspot/dry-run-replay.js');
+        const report = await withDestinations(ctx, flags, async (database, all) => {
+          const destination = await hubspot.createHubSpotDestination(
+            needConfigured(all, name)!,
+            database,
+            'replay --dry-run',
+          );
+          return dryRunReplay({
+            database,
+            destination,
+            name,
+            selection: { ...selection, pending: true },
+            signal: hubspot.hubSpotCommandSignal(),
+          });
+        });
+        hubspot.printDryRun(ctx, name, report, flags.json === true);
+        return;
+      }
       const { replayEvents } = await import('../../destinations/destination-admin.js');
       const count = await withDestinations(ctx, flags, async (database) => {
         await assertKnown(database, name);
-        return replayEvents(
-          database.db,
-          name,
-          {
-            ...(flags.failed === true ? { failed: true } : {}),
-            ...(since !== undefined ? { since } : {}),
-            ...(flags.job !== undefined ? { jobIds: flags.job } : {}),
-          },
-          new Date().toISOString(),
-        );
+        return replayEvents(database.db, name, selection, new Date().toISOString());
       });
       writeLine(ctx.stdout, `${count} event(s) of ${name} queued again`);
     },
@@ -227,6 +263,12 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
     for (const line of report.destinations) writeLine(ctx.stdout, `${line.name}: ${line.result}`);
     logger.flush();
   });
+
+  registerSetupCommand(destinations, ctx, addCommonOptions, (name, flags, body) =>
+    withDestinations(ctx, flags, (database, all) => body(database, needConfigured(all, name)!), {
+      create: true,
+    }),
+  );
 
   const purge = destinations
     .command('purge')

@@ -12,6 +12,7 @@ import * as m006 from './006-destinations.js';
 import * as m007 from './007-launch-rows.js';
 import * as m008 from './008-compressed-envelopes.js';
 import * as m009 from './009-compressed-quarantine.js';
+import * as m010 from './010-destination-counters.js';
 import * as m011 from './011-compact-deliveries.js';
 
 /** What a migration module exports. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '007_launch_rows': m007,
   '008_compressed_envelopes': m008,
   '009_compressed_quarantine': m009,
+  '010_destination_counters': m010,
   '011_compact_deliveries': m011,
 });
 

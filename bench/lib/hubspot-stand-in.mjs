@@ -1,0 +1,95 @@
+/**
+ * The HubSpot stand-in of the tests (test/helpers/hubspot/, TypeScript) for the benchmarks, in a child
+ * process of its own so that its work is not counted against the destination under test. The child
+ * transpiles the stand-in's files with TypeScript's transpileModule (no type check) into a temporary folder
+ * laid out like the repository (its industry map is read relative to its own file), then starts it.
+ *
+ *   const standIn = await startStandInChild({ tenSecondly: 100 });  // { url, token, call, stop }
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { forkChild, serveChannel } from './child-channel.mjs';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const SOURCE = join(REPO, 'test/helpers/hubspot');
+
+/** The portal of a set-up destination: the key properties and every hooksync_* property of the mapping. */
+const SET_UP_PROPERTIES = [
+  ['companies', 'hooksync_domain', true],
+  ['companies', 'hooksync_company_id', false],
+  ['contacts', 'hooksync_linkedin_url', true],
+  ['contacts', 'hooksync_person_id', false],
+  ['contacts', 'hooksync_job_change_status', false],
+  ['contacts', 'hooksync_previous_company', false],
+  ['contacts', 'hooksync_previous_jobtitle', false],
+];
+
+/** Starts the stand-in in a child; `options` are startHubSpotStandIn's. */
+export async function startStandInChild(options = {}) {
+  const child = forkChild(fileURLToPath(import.meta.url), ['--child']);
+  const { url, token } = await child.call('start', options);
+  return {
+    url,
+    token,
+    /** `{ calls, rateLimited, records }` so far. */
+    summary: () => child.call('summary'),
+    stop: () => child.stop(),
+  };
+}
+
+async function transpiled() {
+  const ts = (await import('typescript')).default;
+  const root = await mkdtemp(join(tmpdir(), 'hooksync-stand-in-'));
+  const out = join(root, 'test/helpers/hubspot');
+  await mkdir(out, { recursive: true });
+  await symlink(join(REPO, 'templates'), join(root, 'templates'));
+  for (const file of await readdir(SOURCE)) {
+    if (!file.endsWith('.ts')) continue;
+    const { outputText } = ts.transpileModule(await readFile(join(SOURCE, file), 'utf8'), {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: true,
+      },
+    });
+    await writeFile(join(out, file.replace(/\.ts$/, '.js')), outputText);
+  }
+  return { root, module: pathToFileURL(join(out, 'stand-in.js')).href };
+}
+
+if (process.argv.includes('--child')) {
+  let standIn;
+  let root;
+  serveChannel({
+    async start(options) {
+      const built = await transpiled();
+      root = built.root;
+      const { startHubSpotStandIn } = await import(built.module);
+      standIn = await startHubSpotStandIn(options);
+      for (const [type, name, unique] of SET_UP_PROPERTIES) {
+        standIn.defineProperty(type, {
+          name,
+          type: 'string',
+          fieldType: 'text',
+          ...(unique ? { hasUniqueValue: true } : {}),
+        });
+      }
+      return { url: standIn.url, token: standIn.token };
+    },
+    summary() {
+      const calls = standIn.calls();
+      return {
+        calls: calls.length,
+        rateLimited: calls.filter((call) => call.status === 429).length,
+        companies: standIn.records('companies').length,
+        contacts: standIn.records('contacts').length,
+      };
+    },
+    async stop() {
+      await standIn?.close();
+      if (root) await rm(root, { recursive: true, force: true });
+    },
+  });
+}

@@ -1,0 +1,320 @@
+/**
+ * A HubSpot CRM stand-in over real HTTP on 127.0.0.1, port 0, written from HubSpot's public API reference
+ * (shared/docs/hubspot-api.md): contacts and companies (batch upsert, read, create, update, search), properties,
+ * contact→company associations v4, Bearer tokens with scopes, and the 10-second, daily and search limits with
+ * their headers and 429 bodies. Tests assert on its state and inject the faults HubSpot can answer.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Answer, HandlerContext } from './batch-input.js';
+import {
+  defaultBodyForStatus,
+  hubSpotError,
+  missingScopesBody,
+  rateLimitBody,
+  unauthorizedBody,
+} from './errors.js';
+import type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from './properties.js';
+import { RateWindows } from './rate-limits.js';
+import { route } from './routes.js';
+import { CrmStore } from './store.js';
+import { checkPropertyValues } from './values.js';
+
+export {
+  missingScopesBody,
+  type RateLimitPolicy,
+  rateLimitBody,
+  unauthorizedBody,
+} from './errors.js';
+export type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from './properties.js';
+
+/** Every scope of §4: objects and schemas of contacts and companies, read and write. */
+export const ALL_SCOPES: readonly string[] = [
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+  'crm.objects.companies.read',
+  'crm.objects.companies.write',
+  'crm.schemas.contacts.read',
+  'crm.schemas.contacts.write',
+  'crm.schemas.companies.read',
+  'crm.schemas.companies.write',
+];
+
+/** Knobs of the stand-in; every one has HubSpot's Free/Starter default. */
+export interface HubSpotStandInOptions {
+  /** The one accepted Bearer token (default: a random `pat-na1-…`). */
+  token?: string;
+  /** Granted scopes (default: `ALL_SCOPES`); a call needing a missing one answers 403 MISSING_SCOPES. */
+  scopes?: readonly string[];
+  /** Requests per rolling 10 s (default 100). */
+  tenSecondly?: number;
+  /** Requests per UTC day of `now()` (default 250,000). */
+  daily?: number;
+  /** Search requests per rolling second (default 5). */
+  searchPerSecond?: number;
+  /** Clock for the windows and timestamps, epoch ms (default `Date.now`). */
+  now?: () => number;
+  /** Path prefix before `/crm/...` (default ''). Date-versioned paths (`/crm/objects/2026-03/...`) always work. */
+  basePath?: string;
+  /** Send `Retry-After` (seconds) on 429s (default false: HubSpot does not promise it, §5). */
+  retryAfter?: boolean;
+  /** How long a write takes to show in search, in ms of `now()` (default 0: at once). */
+  searchIndexLagMs?: number;
+  /** The portal id HubSpot names in some messages (default 21939747). */
+  portalId?: number;
+}
+
+/** A record as tests see it: every value, system ones (hs_object_id, createdate, last-modified) included. */
+export interface StandInRecord {
+  id: string;
+  properties: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One request as the stand-in answered it. */
+export interface StandInCall {
+  method: string;
+  /** The path as sent, without the query. */
+  path: string;
+  query: string;
+  status: number;
+  /** The request body, parsed when it is JSON. */
+  body: unknown;
+  /** The answer's body. */
+  response: unknown;
+  /** `now()` when the request arrived. */
+  at: number;
+}
+
+/** A fault to answer instead of the real one, `times` times (default 1), for requests that match. */
+export interface FailRule {
+  status: number;
+  /** Default: HubSpot's body for that status (401, 403, 423, 429 TEN_SECONDLY_ROLLING, 5xx). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  times?: number;
+  match?: { method?: string; pathIncludes?: string };
+}
+
+/** A running stand-in. */
+export interface HubSpotStandIn {
+  /** `http://127.0.0.1:<port>` plus `basePath`. */
+  readonly url: string;
+  readonly token: string;
+  records(type: CrmObjectType): StandInRecord[];
+  findBy(type: CrmObjectType, property: string, value: string): StandInRecord | undefined;
+  associations(): Array<{ contactId: string; companyId: string; typeId: number }>;
+  propertyDefinitions(type: CrmObjectType): PropertyDefinition[];
+  calls(): StandInCall[];
+  /** A record "typed by a sales rep": no API call, no limits; its values are checked like HubSpot's UI would. */
+  seed(type: CrmObjectType, properties: Record<string, string>): string;
+  /** Adds (or replaces) a property definition, e.g. a portal that already has `hooksync_domain`. */
+  defineProperty(type: CrmObjectType, definition: PropertyDefinitionInput): void;
+  failNext(rule: FailRule): void;
+  /** Delays every answer by `ms` of real time. */
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): { value: unknown } | { error: string } {
+  if (text === '') return { value: undefined };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Starts a stand-in; `close()` it in `afterEach`/`finally`. */
+export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): Promise<HubSpotStandIn> {
+  const now = options.now ?? Date.now;
+  const token = options.token ?? `pat-na1-${randomBytes(16).toString('hex')}`;
+  const scopes = new Set(options.scopes ?? ALL_SCOPES);
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const store = new CrmStore(now(), options.searchIndexLagMs ?? 0);
+  const windows = new RateWindows({
+    tenSecondly: options.tenSecondly ?? 100,
+    daily: options.daily ?? 250_000,
+    searchPerSecond: options.searchPerSecond ?? 5,
+    now,
+  });
+  const ctx: HandlerContext = {
+    store,
+    portalId: options.portalId ?? 21_939_747,
+    now,
+  };
+  const calls: StandInCall[] = [];
+  const rules: Array<FailRule & { left: number }> = [];
+  let latencyMs = 0;
+
+  const takeRule = (method: string, path: string): FailRule | undefined => {
+    const index = rules.findIndex(
+      (rule) =>
+        (rule.match?.method === undefined || rule.match.method.toUpperCase() === method) &&
+        (rule.match?.pathIncludes === undefined || path.includes(rule.match.pathIncludes)),
+    );
+    const rule = rules[index];
+    if (!rule) return undefined;
+    rule.left -= 1;
+    if (rule.left <= 0) rules.splice(index, 1);
+    return rule;
+  };
+
+  const answer = async (
+    req: IncomingMessage,
+    url: URL,
+    text: string | undefined,
+  ): Promise<Answer & { headers: Record<string, string> }> => {
+    const method = req.method ?? 'GET';
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (text === undefined) {
+      return { status: 413, body: hubSpotError('Request body too large', 'VALIDATION_ERROR'), headers: {} };
+    }
+    const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : '';
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return { status: 401, body: unauthorizedBody(), headers: {} };
+    const matched = route(method, path, url.searchParams);
+    // Every authenticated request counts, errors included (§5); search only in its own window (§2).
+    const admission = matched?.search ? windows.admitSearch() : windows.admitApi();
+    if (!admission.admitted) {
+      const retryAfter: Record<string, string> = options.retryAfter
+        ? { 'Retry-After': String(admission.retryAfterSeconds) }
+        : {};
+      return {
+        status: 429,
+        body: rateLimitBody(admission.policy),
+        headers: { ...admission.headers, ...retryAfter },
+      };
+    }
+    const rule = takeRule(method, url.pathname);
+    if (rule) {
+      return {
+        status: rule.status,
+        body: rule.body ?? defaultBodyForStatus(rule.status),
+        headers: { ...admission.headers, ...rule.headers },
+      };
+    }
+    if (!matched) {
+      return {
+        status: 404,
+        body: hubSpotError(`Unable to find a route for ${method} ${url.pathname}`, 'OBJECT_NOT_FOUND'),
+        headers: admission.headers,
+      };
+    }
+    const lacking = matched.scopes.find((anyOf) => !anyOf.some((scope) => scopes.has(scope)));
+    if (lacking) return { status: 403, body: missingScopesBody(lacking), headers: admission.headers };
+    const parsed = parseJson(text);
+    if ('error' in parsed) {
+      return {
+        status: 400,
+        body: hubSpotError(`Invalid input JSON on line 1: ${parsed.error}`, 'VALIDATION_ERROR'),
+        headers: admission.headers,
+      };
+    }
+    return { ...matched.handle(ctx, parsed.value), headers: admission.headers };
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const at = now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let text: string | undefined;
+    readBody(req)
+      .then((body) => {
+        text = body;
+        return answer(req, url, body);
+      })
+      .catch((error: unknown) => ({
+        status: 500,
+        body: hubSpotError(`Stand-in failure: ${String(error)}`, 'INTERNAL_ERROR'),
+        headers: {},
+      }))
+      .then((reply) => {
+        const parsed = text === undefined ? { value: undefined } : parseJson(text);
+        calls.push({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.search,
+          status: reply.status,
+          body: 'error' in parsed ? text : parsed.value,
+          response: reply.body,
+          at,
+        });
+        const json = JSON.stringify(reply.body);
+        res.writeHead(reply.status, {
+          'content-type': 'application/json;charset=utf-8',
+          'content-length': String(Buffer.byteLength(json)),
+          ...reply.headers,
+        });
+        res.end(json);
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const view = (
+    record: { id: string; createdAtMs: number; updatedAtMs: number },
+    values: Record<string, string>,
+  ) => ({
+    id: record.id,
+    properties: values,
+    createdAt: new Date(record.createdAtMs).toISOString(),
+    updatedAt: new Date(record.updatedAtMs).toISOString(),
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}${basePath}`,
+    token,
+    records: (type) => store.all(type).map((record) => view(record, store.valuesOf(record))),
+    findBy: (type, property, value) => {
+      const record = store.findBy(type, property, value);
+      return record ? view(record, store.valuesOf(record)) : undefined;
+    },
+    associations: () => store.associations(),
+    propertyDefinitions: (type) =>
+      [...store.definitions[type].values()].map((definition) => structuredClone(definition)),
+    calls: () => [...calls],
+    seed: (type, properties) => {
+      const errors = checkPropertyValues(properties, store.definitions[type], ctx.portalId);
+      if (errors.length > 0) throw new TypeError(`seed(${type}): ${errors.map((e) => e.message).join('; ')}`);
+      const conflict = store.uniqueConflict(type, properties);
+      if (conflict)
+        throw new TypeError(
+          `seed(${type}): ${conflict.name} ${conflict.value} is held by ${conflict.existingId}`,
+        );
+      return store.create(type, properties, now()).id;
+    },
+    defineProperty: (type, definition) => {
+      store.define(type, definition, now());
+    },
+    failNext: (rule) => {
+      rules.push({ ...rule, left: rule.times ?? 1 });
+    },
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
