@@ -266,6 +266,13 @@ export interface DestinationCountersTable {
   updated_at: string;
 }
 
+/** A paced destination's next free call slot (migration 012), shared by every process working for it. */
+export interface DestinationPaceTable {
+  destination: string;
+  /** ISO 8601 UTC with milliseconds: the earliest time the next call may go. */
+  next_at: string;
+}
+
 /** Which job kinds an event-driven destination takes ('*' for every kind): the outbox's routing. */
 export interface DestinationKindsTable {
   destination: string;
@@ -335,6 +342,7 @@ export interface Database {
   destinations: DestinationsTable;
   destination_kinds: DestinationKindsTable;
   destination_counters: DestinationCountersTable;
+  destination_pace: DestinationPaceTable;
   outbox_events: OutboxEventsTable;
   kept_mentions: KeptMentionsTable;
   person_texts: PersonTextsTable;

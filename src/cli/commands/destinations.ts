@@ -210,26 +210,25 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
   addCommonOptions(test);
   test.action(async (name: string, flags: CommonFlags) => {
     const { pino } = await import('pino');
-    const { configured, destination } = await withDestinations(
+    // The ping runs while the database is open: a destination may keep state there (a HubSpot
+    // destination's shared pace and counters).
+    const result = await withDestinations(
       ctx,
       flags,
       async (database, all) => {
-        const found = needConfigured(all, name)!;
+        const configured = needConfigured(all, name)!;
         const logger = pino({ level: 'silent' });
-        return {
-          configured: found,
-          destination: found.create({ database, logger, now: Date.now, fetch: globalThis.fetch }),
-        };
-        // The README's setup pings a destination before serve has ever run.
+        const destination = configured.create({ database, logger, now: Date.now, fetch: globalThis.fetch });
+        if (destination.kind !== 'outbox') {
+          throw new CliError(
+            `${name} is a ${configured.type} destination: it has nothing to ping (try destinations deliver)`,
+          );
+        }
+        return destination.ping(AbortSignal.timeout(configured.dispatch!.timeoutMs));
       },
+      // The README's setup pings a destination before serve has ever run.
       { create: true },
     );
-    if (destination.kind !== 'outbox') {
-      throw new CliError(
-        `${name} is a ${configured.type} destination: it has nothing to ping (try destinations deliver)`,
-      );
-    }
-    const result = await destination.ping(AbortSignal.timeout(configured.dispatch!.timeoutMs));
     if (result.outcome === 'delivered') {
       writeLine(ctx.stdout, `${name}: ping delivered (HTTP ${result.status})`);
       return;

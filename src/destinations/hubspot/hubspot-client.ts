@@ -1,13 +1,12 @@
 /**
- * The HubSpot calls a destination makes, over one paced request core: every call waits for room in the
- * destination's rolling window first, counts itself, reads the daily allowance from the headers, and turns an
+ * The HubSpot calls a destination makes, over one paced request core: every call waits for its slot in the
+ * destination's shared pace first (search: its own window), counts itself, reads the daily allowance from the headers, and turns an
  * answer that is not a success into a HubSpotError carrying what to do about it. The token only ever goes
  * into the Authorization header.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRetryAfterSeconds } from '../../client/retry-after.js';
+import type { Pace } from '../shared-pace.js';
 import { classifyTrouble, dailyRemaining, type HubSpotTrouble } from './hubspot-answer.js';
-import type { RollingWindow } from './rolling-window.js';
 
 /** HubSpot's API address; configurable, as the versioned paths move to dated ones. */
 export const DEFAULT_HUBSPOT_BASE_URL = 'https://api.hubapi.com';
@@ -42,9 +41,10 @@ export interface HubSpotClientConfig {
   /** The environment variable the token came from, to name it in a 401's message. */
   readonly tokenEnv: string | undefined;
   readonly fetch: typeof globalThis.fetch;
-  readonly window: RollingWindow;
+  /** The destination's rate, shared by every process working for it. */
+  readonly pace: Pace;
   /** Search's own, lower limit (about 5 per second, not counted in the 10-second one). */
-  readonly searchWindow: RollingWindow;
+  readonly searchPace: Pace;
   readonly now: () => number;
   readonly stats: HubSpotCallStats;
 }
@@ -60,16 +60,12 @@ export interface HubSpotClient {
   request(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<HubSpotAnswer>;
 }
 
-async function takeTurn(window: RollingWindow, signal: AbortSignal): Promise<void> {
-  while (!window.take()) await sleep(Math.max(1, window.waitMs()), undefined, { signal });
-}
-
 /** Creates the client. */
 export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient {
   const base = config.baseUrl.replace(/\/+$/, '');
   return {
     async request(method, path, body, signal) {
-      await takeTurn(path.endsWith('/search') ? config.searchWindow : config.window, signal);
+      await (path.endsWith('/search') ? config.searchPace : config.pace).wait(signal);
       config.stats.calls += 1;
       let response: Response;
       try {

@@ -1,7 +1,7 @@
 /**
  * The `hubspot` destination: verified companies and persons upserted into HubSpot's CRM by key, in batches
- * of up to 100 events (a short linger gathers them), paced by a rolling window per destination, fill-empty or
- * overwrite per field. A 429 defers every pending event of the destination (so every replica waits);
+ * of up to 100 events (a short linger gathers them), paced across every process working for the destination
+ * (shared-pace.ts), fill-empty or overwrite per field. A 429 defers every pending event of the destination (so every replica waits);
  * 401/403 pause it until resumed; a record HubSpot refuses fails only its events.
  */
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import type {
   OutboxDestination,
 } from '../destination-type.js';
 import { deferPendingEvents } from '../outbox.js';
+import { createSharedPace } from '../shared-pace.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 import { whenUnlocked } from '../when-unlocked.js';
 import type { PropertyDefinition } from './check-values.js';
@@ -170,8 +171,8 @@ function createHubSpotDestination(
     token: secrets[0]!,
     tokenEnv: config.token.env,
     fetch: deps.fetch,
-    window: new RollingWindow(config.rate, deps.now),
-    searchWindow: new RollingWindow(SEARCH_RATE, deps.now),
+    pace: createSharedPace(deps.database.db, config.name, config.rate, deps.now),
+    searchPace: new RollingWindow(SEARCH_RATE, deps.now),
     now: deps.now,
     stats,
   });

@@ -4,9 +4,11 @@
  * destination paces with the window itself: a call may go when fewer than N were sent in the last `perMs`.
  * Memory is the N send times.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pace } from '../shared-pace.js';
 
-/** The pace of one destination's HubSpot calls. */
-export class RollingWindow {
+/** The pace of one process's HubSpot search calls (setup's adoption). */
+export class RollingWindow implements Pace {
   readonly #requests: number;
   readonly #perMs: number;
   readonly #now: () => number;
@@ -32,5 +34,10 @@ export class RollingWindow {
   waitMs(): number {
     if (this.#sent.length < this.#requests) return 0;
     return Math.max(0, this.#sent[this.#sent.length - this.#requests]! + this.#perMs - this.#now());
+  }
+
+  /** Waits until the window has room, and takes it. */
+  async wait(signal: AbortSignal): Promise<void> {
+    while (!this.take()) await sleep(Math.max(1, this.waitMs()), undefined, { signal });
   }
 }

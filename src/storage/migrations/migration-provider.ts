@@ -14,6 +14,7 @@ import * as m008 from './008-compressed-envelopes.js';
 import * as m009 from './009-compressed-quarantine.js';
 import * as m010 from './010-destination-counters.js';
 import * as m011 from './011-compact-deliveries.js';
+import * as m012 from './012-destination-pace.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '009_compressed_quarantine': m009,
   '010_destination_counters': m010,
   '011_compact_deliveries': m011,
+  '012_destination_pace': m012,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

@@ -1,0 +1,79 @@
+/**
+ * The shared pace of a destination's calls: two processes' connections to one database reserve slots
+ * concurrently, and the rate holds across both (no window of `perMs` holds more than `requests` slots).
+ * SQLite file and Postgres (skipped, with the reason, when TEST_DATABASE_URL is unset).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSharedPace, reserveCallSlot } from '../../../src/destinations/shared-pace.js';
+import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
+import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
+import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hooksync-pace-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The most slots found in any window of `perMs` that starts at a slot. */
+function busiestWindow(slots: readonly number[], perMs: number): number {
+  const sorted = [...slots].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; start < sorted.length; start += 1) {
+    while (end < sorted.length && sorted[end]! < sorted[start]! + perMs) end += 1;
+    most = Math.max(most, end - start);
+  }
+  return most;
+}
+
+function definePaceSuite(provision: () => Promise<{ url: string; drop: () => Promise<void> }>): void {
+  it('spaces the calls of two processes so that no window holds more than the rate', async () => {
+    const { url, drop } = await provision();
+    const databases: HooksyncDatabase[] = [];
+    try {
+      databases.push(await openMigratedDatabase(url), await openMigratedDatabase(url));
+      const now = () => Date.UTC(2026, 10, 25, 12); // a stopped clock: every slot comes from the row alone
+      const reserve = (database: HooksyncDatabase) => reserveCallSlot(database.db, 'crm', 112, now);
+      const slots = await Promise.all(Array.from({ length: 60 }, (_, i) => reserve(databases[i % 2]!)));
+      expect(new Set(slots).size).toBe(60);
+      const sorted = [...slots].sort((a, b) => a - b);
+      expect(sorted[0]).toBe(now());
+      for (let i = 1; i < sorted.length; i += 1) expect(sorted[i]! - sorted[i - 1]!).toBe(112);
+      // 90 per 10 s spaced at 112 ms: at most 90 slots in any 10 s.
+      expect(busiestWindow(slots, 10_000)).toBeLessThanOrEqual(90);
+      // Another destination has a pace of its own.
+      expect(await reserveCallSlot(databases[0]!.db, 'other', 112, now)).toBe(now());
+    } finally {
+      for (const database of databases) await database.close();
+      await drop();
+    }
+  });
+
+  it('lets a call go at once when the destination was idle, and waits out a reserved slot otherwise', async () => {
+    const { url, drop } = await provision();
+    const database = await openMigratedDatabase(url);
+    try {
+      const pace = createSharedPace(database.db, 'crm', { requests: 10, perMs: 1_000 }, Date.now);
+      const started = performance.now();
+      await pace.wait(new AbortController().signal);
+      expect(performance.now() - started).toBeLessThan(90);
+      await pace.wait(AbortSignal.timeout(5_000));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+      // Twenty slots taken by others: the next call would wait two seconds, and gives up when its signal aborts.
+      for (let i = 0; i < 20; i += 1) await reserveCallSlot(database.db, 'crm', 100, Date.now);
+      await expect(pace.wait(AbortSignal.timeout(20))).rejects.toThrow(/timeout|abort/i);
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
+}
+
+describe('shared pace on SQLite', () => {
+  let n = 0;
+  definePaceSuite(async () => ({ url: join(dir, `pace-${++n}.db`), drop: async () => {} }));
+});
+
+describe.skipIf(!TEST_DATABASE_URL)(pgSuiteName('shared pace on Postgres'), () => {
+  definePaceSuite(createTestDatabase);
+});
