@@ -1,8 +1,14 @@
 /**
- * Runs the real `hooksync serve` executable as a child process and finds its URL in its log.
+ * Runs the real `hooksync serve` executable as a child process and finds its URL in its log; and what such a
+ * test needs beside it (a signing key, its key set, a folder).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ensureBuilt } from './ensure-built.js';
+import { createSigningKey, type JwksServer, type SigningKey, startJwksServer } from './webhook-signer.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -47,4 +53,42 @@ export async function spawnServe(env: Record<string, string>, timeoutMs = 20_000
     });
   });
   return { child, url, stderr: () => err, exited };
+}
+
+/** What a test of the real executable needs beside it: a signing key, a key set serving it, a folder of its own. */
+export interface ServeFixture {
+  readonly key: SigningKey;
+  readonly jwks: JwksServer;
+  readonly dir: string;
+}
+
+/**
+ * Creates a {@link ServeFixture} before the file's tests and removes it after them (call it at the top of the
+ * file, before hooks that use it: vitest runs `beforeAll` hooks in the order they were registered).
+ */
+export function useServeFixture(dirPrefix: string): ServeFixture {
+  let held: ServeFixture | undefined;
+  const ready = (): ServeFixture => {
+    if (held === undefined) throw new Error('useServeFixture: used before its beforeAll ran');
+    return held;
+  };
+  beforeAll(async () => {
+    const key = await createSigningKey();
+    held = { key, jwks: await startJwksServer([key.publicJwk]), dir: mkdtempSync(join(tmpdir(), dirPrefix)) };
+  });
+  afterAll(async () => {
+    await held?.jwks.close();
+    if (held) rmSync(held.dir, { recursive: true, force: true });
+  });
+  return {
+    get key() {
+      return ready().key;
+    },
+    get jwks() {
+      return ready().jwks;
+    },
+    get dir() {
+      return ready().dir;
+    },
+  };
 }

@@ -1,12 +1,3 @@
-/**
- * Hostile clients (issue 15), against the real `hooksync serve` with its defaults on SQLite: concurrent
- * large bodies with a forged signature, and without one, cost bounded memory and disk, and genuine
- * deliveries sent during the flood are answered 200 within 5 s. The serve process's RSS is sampled from
- * /proc during the flood; the database is measured on disk before and after.
- * Reduced runs (npm test) send 40 + 40 bodies of 31 MiB once; HOOKSYNC_RELIABILITY=full sends three rounds.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countJobs } from '../../src/storage/job-queries.js';
@@ -22,14 +13,8 @@ import {
 } from '../helpers/reliability-flood.js';
 import { RELIABILITY_MODE } from '../helpers/reliability-scale.js';
 import { affordableConnections } from '../helpers/reliability-slow-loris.js';
-import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../helpers/webhook-signer.js';
+import { type ServeProcess, spawnServe, useServeFixture } from '../helpers/spawn-serve.js';
+import { createSigningKey, signDelivery } from '../helpers/webhook-signer.js';
 
 const MIB = 1024 * 1024;
 /** Concurrent bodies of each kind (forged, unsigned) and their size: the issue's figures. */
@@ -41,30 +26,23 @@ const PEAK_OVER_IDLE_BYTES = 350 * 1000 * 1000;
 const DATABASE_GROWTH_BYTES = 64 * 1000 * 1000;
 const GENUINE_ANSWER_MS = 5000;
 
-let dir: string;
+const fixture = useServeFixture('hooksync-hostile-');
 let databaseUrl: string;
-let key: SigningKey;
-let jwks: JwksServer;
 let serve: ServeProcess | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hooksync-hostile-'));
-  databaseUrl = join(dir, 'hooksync.db');
-  key = await createSigningKey();
-  jwks = await startJwksServer([key.publicJwk]);
-  serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+  databaseUrl = join(fixture.dir, 'hooksync.db');
+  serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: fixture.jwks.url });
 }, 60_000);
 
 afterAll(async () => {
   if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
   await serve?.exited;
-  await jwks?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function genuine(): Promise<{ status: number | undefined; ms: number }> {
   const { text, jobId } = envelopeText('search-contact');
-  const token = await signDelivery(text, { key, iat: Math.floor(Date.now() / 1000), jobId });
+  const token = await signDelivery(text, { key: fixture.key, iat: Math.floor(Date.now() / 1000), jobId });
   const answer = await postBody(
     `${serve!.url}/webhooks`,
     Buffer.from(text),
@@ -83,7 +61,7 @@ describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
       for (let i = 0; i < 5; i++) expect((await genuine()).status).toBe(200);
       const idle = residentBytes(pid);
       const databaseBefore = sqliteBytes(databaseUrl);
-      const attacker = await createSigningKey(key.kid);
+      const attacker = await createSigningKey(fixture.key.kid);
       const big = Buffer.alloc(FLOOD_BODY_BYTES, 0x20);
       const { jobId } = envelopeText('search-contact');
       // Signed by another key under the genuine kid: the signature fails, the body is never read.
@@ -175,7 +153,10 @@ describe(`hostile bodies against hooksync serve (${RELIABILITY_MODE})`, () => {
 
   it('answers genuine deliveries within 5 s while hundreds of unsigned bodies trickle in', async () => {
     // The first test stopped its serve: this one starts its own.
-    serve = await spawnServe({ HOOKSYNC_DATABASE_URL: join(dir, 'slow.db'), HOOKSYNC_JWKS_URL: jwks.url });
+    serve = await spawnServe({
+      HOOKSYNC_DATABASE_URL: join(fixture.dir, 'slow.db'),
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
+    });
     const port = Number(new URL(serve.url).port);
     const wanted = affordableConnections(RELIABILITY_MODE === 'full' ? 2000 : 300);
     const body = Buffer.alloc(1024 * 1024, 0x20);

@@ -6,8 +6,6 @@
  * Latencies are printed, never compared.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,39 +16,26 @@ import { envelopeText } from '../helpers/envelope-texts.js';
 import { recordReliabilityFigures } from '../helpers/reliability-figures.js';
 import { RELIABILITY_SCALE as SCALE } from '../helpers/reliability-scale.js';
 import { affordableConnections, openFileLimit, startSlowLoris } from '../helpers/reliability-slow-loris.js';
-import { type ServeProcess, spawnServe } from '../helpers/spawn-serve.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../helpers/webhook-signer.js';
+import { type ServeProcess, spawnServe, useServeFixture } from '../helpers/spawn-serve.js';
+import { createSigningKey, type SigningKey, signDelivery } from '../helpers/webhook-signer.js';
 
 /** A valid delivery not answered 200 within this many ms fails the test (a bound, not a speed target). */
 const VALID_ANSWER_BOUND_MS = 5000;
 /** Forged-kid deliveries in flight at once. */
 const FLOOD_CONCURRENCY = 16;
 
-let dir: string;
-let key: SigningKey;
-let jwks: JwksServer;
+const fixture = useServeFixture('hooksync-resource-');
 let serve: ServeProcess | undefined;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hooksync-resource-'));
-  databaseUrl = join(dir, 'hooksync.db');
-  key = await createSigningKey();
-  jwks = await startJwksServer([key.publicJwk]);
-  serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+  databaseUrl = join(fixture.dir, 'hooksync.db');
+  serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: fixture.jwks.url });
 }, 60_000);
 
 afterAll(async () => {
   if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
   await serve?.exited;
-  await jwks?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** One delivery with the real clock (the child verifies with its own): status and ms to the answer. */
@@ -86,7 +71,7 @@ describe(`resource bounds of hooksync serve (${SCALE.mode})`, () => {
       const connections = affordableConnections(SCALE.slowLorisConnections);
       const baseline: number[] = [];
       for (let i = 0; i < 10; i++) {
-        const answer = await deliverOnce(key);
+        const answer = await deliverOnce(fixture.key);
         expect(answer.status).toBe(200);
         baseline.push(answer.ms);
       }
@@ -99,7 +84,7 @@ describe(`resource bounds of hooksync serve (${SCALE.mode})`, () => {
       let attackMs = 0;
       try {
         await attack.allConnected(30_000);
-        hitsBefore = jwks.hits;
+        hitsBefore = fixture.jwks.hits;
         const attackStarted = performance.now();
         const attacker = await createSigningKey('attacker');
         // Both streams are spread over the attack's duration, so that they meet the slow-loris all along.
@@ -116,7 +101,7 @@ describe(`resource bounds of hooksync serve (${SCALE.mode})`, () => {
         const genuine = async (): Promise<void> => {
           for (let i = 0; i < SCALE.validDeliveriesDuringAttack; i++) {
             await pace(i, SCALE.validDeliveriesDuringAttack);
-            const answer = await deliverOnce(key);
+            const answer = await deliverOnce(fixture.key);
             expect(answer.status, `valid delivery ${i} during the attack`).toBe(200);
             valid.push(answer.ms);
           }
@@ -129,7 +114,7 @@ describe(`resource bounds of hooksync serve (${SCALE.mode})`, () => {
         attack.stop();
       }
 
-      const kidFetches = jwks.hits - hitsBefore;
+      const kidFetches = fixture.jwks.hits - hitsBefore;
       // One fetch for the first unknown kid, then at most one per cooldown (Events rule 8; key-set-cache.ts).
       const allowed = 1 + Math.floor(attackMs / DEFAULT_UNKNOWN_KID_COOLDOWN_MS);
       expect(kidFetches).toBeGreaterThanOrEqual(1);

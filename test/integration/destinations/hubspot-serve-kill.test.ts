@@ -3,32 +3,21 @@
  * written, contacts not yet): after the restart every acknowledged job is in HubSpot once, no company or
  * contact twice, every contact associated with its company, and every event delivered.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { deliver } from '../../helpers/receiver-harness.js';
-import { spawnServe } from '../../helpers/spawn-serve.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../../helpers/webhook-signer.js';
+import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
+import { signDelivery } from '../../helpers/webhook-signer.js';
 import { until } from './destinations-context.js';
 
-let key: SigningKey;
-let jwks: JwksServer;
+const fixture = useServeFixture('hooksync-hubspot-kill-');
 let hs: HubSpotStandIn;
-let dir: string;
 
 beforeAll(async () => {
-  key = await createSigningKey();
-  jwks = await startJwksServer([key.publicJwk]);
   hs = await startHubSpotStandIn();
   // A portal set up already (destinations setup has its own tests).
   for (const [type, name, unique] of [
@@ -47,17 +36,14 @@ beforeAll(async () => {
       ...(unique ? { hasUniqueValue: true } : {}),
     });
   }
-  dir = mkdtempSync(join(tmpdir(), 'hooksync-hubspot-kill-'));
 });
 afterAll(async () => {
-  await jwks?.close();
   await hs?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('hooksync serve with a HubSpot destination, killed', () => {
   it('writes every acknowledged job once after a SIGKILL mid-batch', async () => {
-    const file = join(dir, 'destinations.json');
+    const file = join(fixture.dir, 'destinations.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -67,8 +53,8 @@ describe('hooksync serve with a HubSpot destination, killed', () => {
       }),
     );
     const env = {
-      HOOKSYNC_DATABASE_URL: join(dir, 'kill.db'),
-      HOOKSYNC_JWKS_URL: jwks.url,
+      HOOKSYNC_DATABASE_URL: join(fixture.dir, 'kill.db'),
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
       HOOKSYNC_DESTINATIONS: file,
       HUBSPOT_TOKEN: hs.token,
     };
@@ -84,7 +70,7 @@ describe('hooksync serve with a HubSpot destination, killed', () => {
       const answer = await deliver(
         serve.url,
         text,
-        await signDelivery(text, { key, iat, jobId: base.jobId }),
+        await signDelivery(text, { key: fixture.key, iat, jobId: base.jobId }),
       );
       expect(answer.status).toBe(200);
     }

@@ -3,48 +3,34 @@
  * after the restart every acknowledged job reaches the consumer, verified by `standardwebhooks`. This also
  * covers serve's store on its worker thread writing the outbox in its own transactions.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { deliver } from '../../helpers/receiver-harness.js';
-import { spawnServe } from '../../helpers/spawn-serve.js';
+import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import {
   createWebhookSecret,
   type StandardWebhookConsumer,
   startStandardWebhookConsumer,
 } from '../../helpers/standard-webhook-consumer.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../../helpers/webhook-signer.js';
+import { signDelivery } from '../../helpers/webhook-signer.js';
 import { until } from './destinations-context.js';
 
-let key: SigningKey;
-let jwks: JwksServer;
+const fixture = useServeFixture('hooksync-dest-kill-');
 let consumer: StandardWebhookConsumer;
-let dir: string;
 const secret = createWebhookSecret();
 
 beforeAll(async () => {
-  key = await createSigningKey();
-  jwks = await startJwksServer([key.publicJwk]);
   consumer = await startStandardWebhookConsumer(secret);
-  dir = mkdtempSync(join(tmpdir(), 'hooksync-dest-kill-'));
 });
 afterAll(async () => {
-  await jwks?.close();
   await consumer?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('hooksync serve with a destination, killed', () => {
   it('delivers every acknowledged job after a SIGKILL with events pending', async () => {
-    const file = join(dir, 'destinations.json');
+    const file = join(fixture.dir, 'destinations.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -61,8 +47,8 @@ describe('hooksync serve with a destination, killed', () => {
       }),
     );
     const env = {
-      HOOKSYNC_DATABASE_URL: join(dir, 'kill.db'),
-      HOOKSYNC_JWKS_URL: jwks.url,
+      HOOKSYNC_DATABASE_URL: join(fixture.dir, 'kill.db'),
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
       HOOKSYNC_DESTINATIONS: file,
       HOOK_SECRET: secret,
     };
@@ -73,7 +59,11 @@ describe('hooksync serve with a destination, killed', () => {
     const acknowledged: string[] = [];
     for (let i = 0; i < 20; i += 1) {
       const { text, jobId } = envelopeText(i % 2 === 0 ? 'company-reveal' : 'job-change-moved');
-      const answer = await deliver(serve.url, text, await signDelivery(text, { key, iat, jobId }));
+      const answer = await deliver(
+        serve.url,
+        text,
+        await signDelivery(text, { key: fixture.key, iat, jobId }),
+      );
       expect(answer.status).toBe(200);
       acknowledged.push(jobId);
     }

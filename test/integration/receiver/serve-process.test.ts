@@ -1,38 +1,14 @@
-/**
- * The real executable: acknowledged means committed (SIGKILL right after the answers), SIGTERM drains,
- * and two replicas on one Postgres store each job once.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countJobs, getJob } from '../../../src/storage/job-queries.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { deliver } from '../../helpers/receiver-harness.js';
-import { spawnServe } from '../../helpers/spawn-serve.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../../helpers/webhook-signer.js';
+import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
+import { signDelivery } from '../../helpers/webhook-signer.js';
 
-let key: SigningKey;
-let jwks: JwksServer;
-let dir: string;
-
-beforeAll(async () => {
-  key = await createSigningKey();
-  jwks = await startJwksServer([key.publicJwk]);
-  dir = mkdtempSync(join(tmpdir(), 'hooksync-serve-'));
-});
-afterAll(async () => {
-  await jwks?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useServeFixture('hooksync-serve-');
 
 /** Deliveries signed with the real clock: the child process verifies with its own. */
 async function signedDeliveries(count: number) {
@@ -40,15 +16,18 @@ async function signedDeliveries(count: number) {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const { text, jobId } = envelopeText(i % 2 === 0 ? 'company-reveal' : 'search-contact');
-      return { text, jobId, token: await signDelivery(text, { key, iat, jobId }) };
+      return { text, jobId, token: await signDelivery(text, { key: fixture.key, iat, jobId }) };
     }),
   );
 }
 
 describe('hooksync serve as a process', () => {
   it('keeps every acknowledged job through a SIGKILL right after the acknowledgements', async () => {
-    const databaseUrl = join(dir, 'crash.db');
-    const serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+    const databaseUrl = join(fixture.dir, 'crash.db');
+    const serve = await spawnServe({
+      HOOKSYNC_DATABASE_URL: databaseUrl,
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
+    });
     const deliveries = await signedDeliveries(60);
     const acknowledged: string[] = [];
     let killed = false;
@@ -71,7 +50,10 @@ describe('hooksync serve as a process', () => {
     expect(await serve.exited).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
 
-    const restarted = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+    const restarted = await spawnServe({
+      HOOKSYNC_DATABASE_URL: databaseUrl,
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
+    });
     restarted.child.kill('SIGTERM');
     await restarted.exited;
     const database = await openDatabase(databaseUrl);
@@ -83,8 +65,11 @@ describe('hooksync serve as a process', () => {
   });
 
   it('drains in-flight deliveries on SIGTERM, then exits 0', async () => {
-    const databaseUrl = join(dir, 'drain.db');
-    const serve = await spawnServe({ HOOKSYNC_DATABASE_URL: databaseUrl, HOOKSYNC_JWKS_URL: jwks.url });
+    const databaseUrl = join(fixture.dir, 'drain.db');
+    const serve = await spawnServe({
+      HOOKSYNC_DATABASE_URL: databaseUrl,
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
+    });
     const deliveries = await signedDeliveries(30);
     const answers = deliveries.map((d) => deliver(serve.url, d.text, d.token));
     // Stop while deliveries are flowing: right after the first one is answered.
@@ -108,7 +93,7 @@ describe('hooksync serve as a process', () => {
   describe.skipIf(!TEST_DATABASE_URL)(pgSuiteName('two replicas on one Postgres'), () => {
     it('stores each job once when both receive every delivery', async () => {
       const pg = await createTestDatabase();
-      const env = { HOOKSYNC_DATABASE_URL: pg.url, HOOKSYNC_JWKS_URL: jwks.url };
+      const env = { HOOKSYNC_DATABASE_URL: pg.url, HOOKSYNC_JWKS_URL: fixture.jwks.url };
       const [a, b] = await Promise.all([spawnServe(env), spawnServe(env)]);
       try {
         const deliveries = await signedDeliveries(30);
