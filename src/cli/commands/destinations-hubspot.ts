@@ -117,10 +117,20 @@ export function registerSetupCommand(
           ctx.stdout,
           `ambiguous: ${ambiguous.domain} matches companies ${ambiguous.ids.join(', ')}: not adopted, merge them in HubSpot`,
         );
+      for (const adopted of report.adoptedContacts)
+        writeLine(
+          ctx.stdout,
+          `${report.dryRun ? 'would adopt' : 'adopted'} contact ${adopted.id} (${adopted.linkedinUrl})`,
+        );
+      for (const ambiguous of report.ambiguousContacts)
+        writeLine(
+          ctx.stdout,
+          `ambiguous: ${ambiguous.linkedinUrl} matches contacts ${ambiguous.ids.join(', ')}: not adopted, merge them in HubSpot`,
+        );
       for (const problem of report.problems) writeLine(ctx.stdout, `problem: ${problem}`);
       writeLine(
         ctx.stdout,
-        `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length} ambiguous, ${report.alreadyKeyed} already keyed`,
+        `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed`,
       );
     }
     if (report.problems.length > 0)

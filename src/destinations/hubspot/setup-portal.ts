@@ -1,9 +1,10 @@
 /**
  * `hooksync destinations setup <name>`: makes a HubSpot portal ready for the destination, idempotently.
  * Creates the custom properties the mapping needs (the two unique keys and every `hooksync_*` property the
- * templates write), then adopts the companies the portal already holds: each stored company whose domain
- * matches exactly one HubSpot company without the key gets the key stamped, so the first sync updates it
- * instead of creating a duplicate. Two or more matches are reported, never guessed. Search is paced under
+ * templates write), then adopts the records the portal already holds: each stored company whose domain, and
+ * each stored person without an e-mail whose LinkedIn URL (`hs_linkedin_url`, in its common spellings)
+ * matches exactly one HubSpot record without the key gets the key stamped, so the first sync updates it
+ * instead of creating a duplicate (contacts with an e-mail are keyed by it, which HubSpot keeps unique). Two or more matches are reported, never guessed. Search is paced under
  * its own limit by the client. With `dryRun`, only reads: says what it would create and adopt.
  */
 import type { Kysely } from 'kysely';
@@ -13,7 +14,7 @@ import type { PropertyDefinition } from './check-values.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import type { HubSpotTemplates } from './hubspot-rows.js';
 import { COMPANY_DOMAIN_COLUMN, type HubSpotKeys } from './map-records.js';
-import { normalizeDomain } from './normalize-keys.js';
+import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
 
 /** Domains per search call (one IN filter) and results per page: HubSpot's search limits. */
 export const SEARCH_VALUES = 100;
@@ -28,6 +29,10 @@ export interface SetupReport {
   readonly ambiguous: Array<{ domain: string; ids: string[] }>;
   /** Companies that already carry the key. */
   alreadyKeyed: number;
+  /** Contacts without an e-mail, found by their LinkedIn URL (keyed by `contact_key`). */
+  readonly adoptedContacts: Array<{ linkedinUrl: string; id: string }>;
+  readonly ambiguousContacts: Array<{ linkedinUrl: string; ids: string[] }>;
+  contactsAlreadyKeyed: number;
   readonly dryRun: boolean;
 }
 
@@ -64,6 +69,37 @@ async function storedDomains(db: Kysely<Database>, templates: HubSpotTemplates):
   return [...domains].sort();
 }
 
+/** The portal's contact property for a LinkedIn profile URL (the `hubspot-contacts` template writes it). */
+const LINKEDIN_PROPERTY = 'hs_linkedin_url';
+
+/** The normalized LinkedIn URLs of the contacts the destination would key by them (those without an e-mail). */
+async function storedLinkedinUrls(db: Kysely<Database>, templates: HubSpotTemplates): Promise<string[]> {
+  const header = templateHeader(templates.contacts);
+  const [emailAt, linkedinAt] = [header.indexOf('email'), header.indexOf(LINKEDIN_PROPERTY)];
+  const urls = new Set<string>();
+  for await (const cells of exportRows(db, templates.contacts)) {
+    if (normalizeEmail(cells[emailAt]) !== undefined) continue;
+    const url = normalizeLinkedinUrl(cells[linkedinAt]);
+    if (url !== undefined) urls.add(url);
+  }
+  return [...urls].sort();
+}
+
+/** How a portal commonly spells a profile URL that normalizes to `url` (https://www.linkedin.com/in/slug). */
+function linkedinSpellings(url: string): string[] {
+  const bare = url.replace(/^https:\/\/www\./, '');
+  return [
+    url,
+    `${url}/`,
+    `https://${bare}`,
+    `http://www.${bare}`,
+    `www.${bare}`,
+    `www.${bare}/`,
+    bare,
+    `${bare}/`,
+  ];
+}
+
 /** Runs setup against the portal. */
 export async function setupPortal(options: {
   readonly client: HubSpotClient;
@@ -80,6 +116,9 @@ export async function setupPortal(options: {
     adopted: [],
     ambiguous: [],
     alreadyKeyed: 0,
+    adoptedContacts: [],
+    ambiguousContacts: [],
+    contactsAlreadyKeyed: 0,
     dryRun,
   };
   const defined = new Map<string, Map<string, PropertyDefinition>>();
@@ -114,21 +153,87 @@ export async function setupPortal(options: {
     );
   }
 
-  const domains = await storedDomains(options.db, options.templates);
-  const stamps: Array<{ id: string; properties: Record<string, string> }> = [];
-  for (let at = 0; at < domains.length; at += SEARCH_VALUES) {
-    const chunk = domains.slice(at, at + SEARCH_VALUES);
-    // The portal's own spellings (www., upper case) are what the search must also find.
-    const values = chunk.flatMap((domain) => [domain, `www.${domain}`]);
+  const companies = await adopt(
+    client,
+    {
+      object: 'companies',
+      searchProperty: 'domain',
+      keyProperty: keys.companyKey,
+      keys: await storedDomains(options.db, options.templates),
+      // The portal's own spellings (www.) are what the search must also find.
+      spellings: (domain) => [domain, `www.${domain}`],
+      normalize: normalizeDomain,
+    },
+    dryRun,
+    signal,
+  );
+  report.adopted.push(...companies.adopted.map(({ key, id }) => ({ domain: key, id })));
+  report.ambiguous.push(...companies.ambiguous.map(({ key, ids }) => ({ domain: key, ids })));
+  report.alreadyKeyed = companies.alreadyKeyed;
+  const contacts = await adopt(
+    client,
+    {
+      object: 'contacts',
+      searchProperty: LINKEDIN_PROPERTY,
+      keyProperty: keys.contactKey,
+      keys: await storedLinkedinUrls(options.db, options.templates),
+      spellings: linkedinSpellings,
+      normalize: normalizeLinkedinUrl,
+    },
+    dryRun,
+    signal,
+  );
+  report.adoptedContacts.push(...contacts.adopted.map(({ key, id }) => ({ linkedinUrl: key, id })));
+  report.ambiguousContacts.push(...contacts.ambiguous.map(({ key, ids }) => ({ linkedinUrl: key, ids })));
+  report.contactsAlreadyKeyed = contacts.alreadyKeyed;
+  return report;
+}
+
+/** One kind of record setup adopts: the stored keys, how the portal may spell them, and where. */
+interface Adoption {
+  readonly object: 'companies' | 'contacts';
+  /** The portal's property that holds the value a key is made from (domain, hs_linkedin_url). */
+  readonly searchProperty: string;
+  /** The destination's unique key property, stamped on an adopted record. */
+  readonly keyProperty: string;
+  /** Normalized keys of what the destination would write, sorted. */
+  readonly keys: readonly string[];
+  readonly spellings: (key: string) => string[];
+  readonly normalize: (value: string | undefined) => string | undefined;
+}
+
+/**
+ * Finds the records the portal holds for `keys` (search by the spellings, 100 values per call), and stamps the
+ * key on each record matched alone and not keyed yet (unless `dryRun`); two or more matches are ambiguous.
+ */
+async function adopt(
+  client: HubSpotClient,
+  adoption: Adoption,
+  dryRun: boolean,
+  signal: AbortSignal,
+): Promise<{
+  adopted: Array<{ key: string; id: string }>;
+  ambiguous: Array<{ key: string; ids: string[] }>;
+  alreadyKeyed: number;
+}> {
+  const result = {
+    adopted: [] as Array<{ key: string; id: string }>,
+    ambiguous: [] as Array<{ key: string; ids: string[] }>,
+    alreadyKeyed: 0,
+  };
+  const perCall = Math.max(1, Math.floor(SEARCH_VALUES / adoption.spellings('x').length));
+  for (let at = 0; at < adoption.keys.length; at += perCall) {
+    const wanted = new Set(adoption.keys.slice(at, at + perCall));
+    const values = [...wanted].flatMap(adoption.spellings);
     const found = new Map<string, Array<{ id: string; keyed: boolean }>>();
     let after: string | undefined;
     do {
       const answer = await client.request(
         'POST',
-        '/crm/v3/objects/companies/search',
+        `/crm/v3/objects/${adoption.object}/search`,
         {
-          filterGroups: [{ filters: [{ propertyName: 'domain', operator: 'IN', values }] }],
-          properties: ['domain', keys.companyKey],
+          filterGroups: [{ filters: [{ propertyName: adoption.searchProperty, operator: 'IN', values }] }],
+          properties: [adoption.searchProperty, adoption.keyProperty],
           limit: SEARCH_PAGE,
           ...(after !== undefined ? { after } : {}),
         },
@@ -138,34 +243,31 @@ export async function setupPortal(options: {
         results?: Array<{ id: string; properties?: Record<string, string | null> }>;
         paging?: { next?: { after?: string } };
       } | null;
-      for (const result of body?.results ?? []) {
-        const domain = normalizeDomain(result.properties?.domain ?? undefined);
-        if (domain === undefined) continue;
-        const keyed = (result.properties?.[keys.companyKey] ?? '') !== '';
-        found.set(domain, [...(found.get(domain) ?? []), { id: result.id, keyed }]);
+      for (const record of body?.results ?? []) {
+        const key = adoption.normalize(record.properties?.[adoption.searchProperty] ?? undefined);
+        if (key === undefined || !wanted.has(key)) continue;
+        const keyed = (record.properties?.[adoption.keyProperty] ?? '') !== '';
+        found.set(key, [...(found.get(key) ?? []), { id: record.id, keyed }]);
       }
       after = body?.paging?.next?.after;
     } while (after !== undefined);
-    for (const [domain, companies] of found) {
-      if (companies.some((company) => company.keyed)) {
-        report.alreadyKeyed += 1;
-      } else if (companies.length > 1) {
-        report.ambiguous.push({ domain, ids: companies.map((company) => company.id).sort() });
-      } else {
-        report.adopted.push({ domain, id: companies[0]!.id });
-        stamps.push({ id: companies[0]!.id, properties: { [keys.companyKey]: domain } });
-      }
+    for (const [key, records] of found) {
+      if (records.some((record) => record.keyed)) result.alreadyKeyed += 1;
+      else if (records.length > 1)
+        result.ambiguous.push({ key, ids: records.map((record) => record.id).sort() });
+      else result.adopted.push({ key, id: records[0]!.id });
     }
   }
   if (!dryRun) {
+    const stamps = result.adopted.map(({ key, id }) => ({ id, properties: { [adoption.keyProperty]: key } }));
     for (let at = 0; at < stamps.length; at += HUBSPOT_BATCH_LIMIT) {
       await client.request(
         'POST',
-        '/crm/v3/objects/companies/batch/update',
+        `/crm/v3/objects/${adoption.object}/batch/update`,
         { inputs: stamps.slice(at, at + HUBSPOT_BATCH_LIMIT) },
         signal,
       );
     }
   }
-  return report;
+  return result;
 }

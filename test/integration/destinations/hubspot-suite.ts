@@ -120,6 +120,38 @@ export function defineHubSpotSuite(provision: Provision): void {
     expect(report.adopted).toEqual([]);
   });
 
+  it('setup adopts a contact the portal holds by its LinkedIn URL, reports two as ambiguous, and the sync updates it', async () => {
+    const configured = await configure();
+    const tobias = 'https://www.linkedin.com/in/tobias-brandt';
+    const lena = 'https://www.linkedin.com/in/lena-vogel-sales';
+    // Spelled as reps and imports spell them: no scheme, a trailing slash, no www.
+    const repTyped = hs.seed('contacts', {
+      firstname: 'Tobias (rep)',
+      hs_linkedin_url: 'linkedin.com/in/tobias-brandt/',
+    });
+    const a = hs.seed('contacts', { firstname: 'Lena A', hs_linkedin_url: lena });
+    const b = hs.seed('contacts', {
+      firstname: 'Lena B',
+      hs_linkedin_url: 'https://linkedin.com/in/lena-vogel-sales',
+    });
+    await world.storeFixture('search-contact');
+    const dry = await create(configured).setupPortal({ dryRun: true, signal: AbortSignal.timeout(30_000) });
+    expect(dry.adoptedContacts).toEqual([{ linkedinUrl: tobias, id: repTyped }]);
+    expect(dry.ambiguousContacts).toEqual([{ linkedinUrl: lena, ids: [a, b].sort() }]);
+    expect(hs.calls().some((call) => call.path.endsWith('/contacts/batch/update'))).toBe(false);
+
+    const report = await setup(configured);
+    expect(report.adoptedContacts).toEqual(dry.adoptedContacts);
+    expect(hs.findBy('contacts', 'hooksync_linkedin_url', tobias)?.id).toBe(repTyped);
+    expect((await setup(configured)).contactsAlreadyKeyed).toBe(1);
+
+    await deliverAll(configured);
+    // Tobias is updated where the rep typed him (his first name kept: fill-empty), not created again.
+    const tobiasRecords = hs.records('contacts').filter((c) => c.properties.hooksync_linkedin_url === tobias);
+    expect(tobiasRecords.map((c) => c.id)).toEqual([repTyped]);
+    expect(tobiasRecords[0]!.properties.firstname).toBe('Tobias (rep)');
+  });
+
   it('writes reveals, searches and job changes as companies, contacts and associations, without duplicates', async () => {
     const configured = await configure();
     await setup(configured);
