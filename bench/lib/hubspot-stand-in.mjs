@@ -15,17 +15,6 @@ import { forkChild, serveChannel } from './child-channel.mjs';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE = join(REPO, 'test/helpers/hubspot');
 
-/** The portal of a set-up destination: the key properties and every hooksync_* property of the mapping. */
-const SET_UP_PROPERTIES = [
-  ['companies', 'hooksync_domain', true],
-  ['companies', 'hooksync_company_id', false],
-  ['contacts', 'hooksync_linkedin_url', true],
-  ['contacts', 'hooksync_person_id', false],
-  ['contacts', 'hooksync_job_change_status', false],
-  ['contacts', 'hooksync_previous_company', false],
-  ['contacts', 'hooksync_previous_jobtitle', false],
-];
-
 /** Starts the stand-in in a child; `options` are startHubSpotStandIn's. */
 export async function startStandInChild(options = {}) {
   const child = forkChild(fileURLToPath(import.meta.url), ['--child']);
@@ -66,16 +55,9 @@ if (process.argv.includes('--child')) {
     async start(options) {
       const built = await transpiled();
       root = built.root;
-      const { startHubSpotStandIn } = await import(built.module);
+      const { defineSetUpProperties, startHubSpotStandIn } = await import(built.module);
       standIn = await startHubSpotStandIn(options);
-      for (const [type, name, unique] of SET_UP_PROPERTIES) {
-        standIn.defineProperty(type, {
-          name,
-          type: 'string',
-          fieldType: 'text',
-          ...(unique ? { hasUniqueValue: true } : {}),
-        });
-      }
+      defineSetUpProperties(standIn);
       return { url: standIn.url, token: standIn.token };
     },
     summary() {

@@ -318,3 +318,26 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
       }),
   };
 }
+
+/**
+ * The portal of a destination that `destinations setup` has run for (setup has tests of its own): the two
+ * unique keys and every hooksync_* property of the mapping, as text. For tests and benchmarks that start there.
+ */
+export function defineSetUpProperties(standIn: HubSpotStandIn): void {
+  for (const [type, name, unique] of [
+    ['companies', 'hooksync_domain', true],
+    ['companies', 'hooksync_company_id', false],
+    ['contacts', 'hooksync_linkedin_url', true],
+    ['contacts', 'hooksync_person_id', false],
+    ['contacts', 'hooksync_job_change_status', false],
+    ['contacts', 'hooksync_previous_company', false],
+    ['contacts', 'hooksync_previous_jobtitle', false],
+  ] as const) {
+    standIn.defineProperty(type, {
+      name,
+      type: 'string',
+      fieldType: 'text',
+      ...(unique ? { hasUniqueValue: true } : {}),
+    });
+  }
+}

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
-import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import {
+  defineSetUpProperties,
+  type HubSpotStandIn,
+  startHubSpotStandIn,
+} from '../../helpers/hubspot/stand-in.js';
 import { deliver } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import { signDelivery } from '../../helpers/webhook-signer.js';
@@ -19,23 +23,7 @@ let hs: HubSpotStandIn;
 
 beforeAll(async () => {
   hs = await startHubSpotStandIn();
-  // A portal set up already (destinations setup has its own tests).
-  for (const [type, name, unique] of [
-    ['companies', 'hooksync_domain', true],
-    ['companies', 'hooksync_company_id', false],
-    ['contacts', 'hooksync_linkedin_url', true],
-    ['contacts', 'hooksync_person_id', false],
-    ['contacts', 'hooksync_job_change_status', false],
-    ['contacts', 'hooksync_previous_company', false],
-    ['contacts', 'hooksync_previous_jobtitle', false],
-  ] as const) {
-    hs.defineProperty(type, {
-      name,
-      type: 'string',
-      fieldType: 'text',
-      ...(unique ? { hasUniqueValue: true } : {}),
-    });
-  }
+  defineSetUpProperties(hs);
 });
 afterAll(async () => {
   await hs?.close();
