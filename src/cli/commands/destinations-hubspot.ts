@@ -80,7 +80,7 @@ export function registerSetupCommand(
   const setup = destinations
     .command('setup')
     .description(
-      'prepare a HubSpot portal: create the custom properties and adopt the companies it already holds',
+      'prepare a HubSpot portal: create the custom properties and adopt the companies and contacts it already holds',
     )
     .argument('<name>', 'the destination')
     .option('--dry-run', 'read only: say what would be created and adopted');
