@@ -205,7 +205,9 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
 
   const test = destinations
     .command('test')
-    .description('send one signed ping event to a webhook destination and print what it answered')
+    .description(
+      'check a destination: a webhook gets one signed ping event, a hubspot destination one read that proves the token and its read scopes; prints the answer',
+    )
     .argument('<name>', 'the destination');
   addCommonOptions(test);
   test.action(async (name: string, flags: CommonFlags) => {
