@@ -5,7 +5,8 @@
  * per run, and not again by a later run unless asked (--again).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, LaunchRowState, LaunchRowsTable } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
+import type { LaunchRowState, LaunchRowsTable } from '../storage/tables/launch-tables.js';
 
 /** What a claim found. */
 export type ClaimResult =
