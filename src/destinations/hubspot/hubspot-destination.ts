@@ -5,7 +5,7 @@
  * 401/403 pause it until resumed; a record HubSpot refuses fails only its events.
  */
 import { z } from 'zod';
-import { destinationNameSchema, durationSchema, kindsSchema } from '../config-fields.js';
+import { destinationNameSchema, durationSchema, kindsSchema, rateSchema } from '../config-fields.js';
 import { recordCounters } from '../destination-counters.js';
 import type {
   AttemptResult,
@@ -45,20 +45,6 @@ export const DEFAULT_HUBSPOT_LINGER_MS = 500;
 export const DEFAULT_HUBSPOT_TIMEOUT_MS = 120_000;
 /** Property definitions are read again after this long (a property created meanwhile is seen). */
 export const DEFINITIONS_TTL_MS = 600_000;
-
-const rateSchema = z.string().transform((text, ctx) => {
-  const match = /^(\d+)\/(.+)$/.exec(text.trim());
-  const requests = match === null ? Number.NaN : Number(match[1]);
-  let perMs = Number.NaN;
-  try {
-    if (match !== null) perMs = durationSchema.parse(match[2]);
-  } catch {}
-  if (!Number.isInteger(requests) || requests < 1 || !(perMs > 0)) {
-    ctx.issues.push({ code: 'custom', input: text, message: 'must be <requests>/<duration>, e.g. 90/10s' });
-    return z.NEVER;
-  }
-  return { requests, perMs };
-});
 
 const propertyName = z.string().regex(/^[a-z][a-z0-9_]{0,99}$/, 'must be a HubSpot property name');
 const fieldPolicy = z.enum(['overwrite', 'fill-empty', 'skip']);
