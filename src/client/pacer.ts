@@ -31,6 +31,8 @@ export interface PacerOptions {
   now?: () => number;
   /** Wait (default a real timer). */
   sleep?: Sleep;
+  /** Told each timed wait for a token, in ms, as it starts (for a debug log line). */
+  onWait?: (waitMs: number) => void;
 }
 
 /** A spent token; `release()` when the request has finished (answered or failed), exactly once. */
@@ -69,6 +71,7 @@ export function pacingWindowMs(limit: RateLimit): number {
 export class Pacer {
   readonly #now: () => number;
   readonly #sleep: Sleep;
+  readonly #onWait: ((waitMs: number) => void) | undefined;
   #limits: readonly RateLimit[] = [];
   readonly #spent: Spent[] = [];
   /** Finished tokens older than this can no longer matter (the longest window this pacer has used). */
@@ -85,6 +88,7 @@ export class Pacer {
   constructor(options: PacerOptions) {
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
+    this.#onWait = options.onWait;
     this.setLimits(options.limits);
   }
 
@@ -214,6 +218,7 @@ export class Pacer {
           continue;
         }
         try {
+          this.#onWait?.(readyAt - now);
           await this.#sleep(readyAt - now, signal);
         } catch {
           // Woken early: rates changed, a token came back or a waiter left; re-time the head of the queue.
