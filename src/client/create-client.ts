@@ -32,7 +32,6 @@ import {
   DEFAULT_SEARCH_CONTACT_LAUNCH_PATH,
   type SearchContactResource,
 } from './search-contact.js';
-import { sleep as realSleep, type Sleep } from './sleep.js';
 
 /** Per-attempt limit on a request, answer body included. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -57,10 +56,6 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Default silent. */
   logger?: Logger;
-  /** Clock in ms (default `Date.now`), for pacing and the retry budget. */
-  now?: () => number;
-  /** Wait used for pacing and retry delays (default a real timer). */
-  sleep?: Sleep;
   /** Per attempt, answer body included (default 30 000 ms). */
   timeoutMs?: number;
   /** Largest answer read, in bytes (default 64 MiB); a larger one fails RESPONSE_TOO_LARGE at once. */
@@ -146,10 +141,12 @@ export function createClient(options: ClientOptions): Client {
   let ceiling: RateLimit = { ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) };
   assertRateLimit(ceiling);
 
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? realSleep;
   const logger = options.logger ?? pino({ level: 'silent' });
-  const pacer = new Pacer({ limits: [ceiling], now, sleep });
+  // Pacing and retry waits run on Date.now and global timers (p-retry's way): tests fake those.
+  const pacer = new Pacer({
+    limits: [ceiling],
+    onWait: (waitMs) => logger.debug({ waitMs }, 'waiting for a pacing token'),
+  });
   // A learned rate is obeyed together with the ceiling, never instead of it.
   const adopt = (learned: RateLimit): void => {
     const next = combineRateLimits(ceiling, learned);
@@ -164,8 +161,6 @@ export function createClient(options: ClientOptions): Client {
     apiKey: options.apiKey,
     fetch: options.fetch ?? globalThis.fetch,
     logger,
-    now,
-    sleep,
     timeoutMs: requirePositive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     maxResponseBytes: requirePositive(
       'maxResponseBytes',

@@ -9,13 +9,8 @@ import { ResponseReadError, ServiceError } from '../errors.js';
 import { parseErrorResponse } from './error-response.js';
 import type { Pacer } from './pacer.js';
 import { readCappedBody } from './read-capped-body.js';
-import {
-  computeRetryDelayMs,
-  isRetryableError,
-  isUnfixableNetworkFailure,
-  type RetryPolicy,
-} from './retry-policy.js';
-import type { Sleep } from './sleep.js';
+import { createServiceRetryPolicy, type ServiceRetryConfig } from './retry-policy.js';
+import { retryWithPolicy } from './retry-with-policy.js';
 
 /** Collaborators and settings of the core, resolved by createClient. */
 export interface RequestCoreDeps {
@@ -24,13 +19,11 @@ export interface RequestCoreDeps {
   readonly apiKey: string;
   readonly fetch: typeof fetch;
   readonly logger: Logger;
-  readonly now: () => number;
-  readonly sleep: Sleep;
   readonly timeoutMs: number;
   /** Largest answer read, error answers included; a larger one fails RESPONSE_TOO_LARGE, not retried. */
   readonly maxResponseBytes: number;
   readonly userAgent: string;
-  readonly retry: RetryPolicy;
+  readonly retry: ServiceRetryConfig;
   readonly pacer: Pacer;
   readonly redact: (text: string) => string;
   /** Called with the rate a response's X-RateLimit-Limit / X-RateLimit-Interval headers announce. */
@@ -64,11 +57,6 @@ export interface ServiceResponse {
 /** Sends a request, retrying what can succeed on retry; rejects with a ServiceError or the caller's abort reason. */
 export type RequestCore = (request: ServiceRequest) => Promise<ServiceResponse>;
 
-/** One attempt's end: a 2xx, or a failure that the retry policy may retry unless it is `final`. */
-type AttemptOutcome =
-  | { readonly response: ServiceResponse }
-  | { readonly failure: ServiceError; readonly final: boolean };
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function decodeUtf8(bytes: Uint8Array): string | undefined {
@@ -89,6 +77,7 @@ function describeFailure(error: unknown): string {
 export function createRequestCore(deps: RequestCoreDeps): RequestCore {
   const { logger, pacer, redact } = deps;
   const rateWindowMs = (): number => Math.max(...pacer.limits.map((l) => l.intervalSeconds * 1000));
+  const policy = createServiceRetryPolicy(deps.retry, rateWindowMs);
 
   return async function request(req: ServiceRequest): Promise<ServiceResponse> {
     const what = `${req.method} ${req.path.split('?')[0]}`;
@@ -97,14 +86,13 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
     if (req.auth) headers['x-api-key'] = deps.apiKey;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const { signal } = req;
-    const startedMs = deps.now();
 
-    // Whatever an attempt throws (the caller's abort, a bug) ends the call; the caller's abort is
-    // rethrown as its reason by the loop below.
-    const attempt = async (attemptNumber: number): Promise<AttemptOutcome> => {
+    // An attempt resolves with a 2xx or throws: a ServiceError that the policy retries or not, or
+    // anything else (the caller's abort, a bug), which ends the call.
+    const attempt = async (attemptNumber: number): Promise<ServiceResponse> => {
       const permit = req.paced ? await pacer.acquire(signal) : undefined;
       const timeout = AbortSignal.timeout(deps.timeoutMs);
-      const attemptStartedMs = deps.now();
+      const attemptStartedMs = Date.now();
       let response: Response | undefined;
       let bytes: Uint8Array;
       try {
@@ -130,22 +118,19 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             { what, status: response?.status, maxBytes: error.maxBytes },
             'service answer over the size cap',
           );
-          return {
-            failure: new ServiceError({
-              status: response?.status ?? 0,
-              code: 'RESPONSE_TOO_LARGE',
-              message: error.message,
-              cause: error,
-            }),
-            final: true,
-          };
+          throw new ServiceError({
+            status: response?.status ?? 0,
+            code: 'RESPONSE_TOO_LARGE',
+            message: error.message,
+            cause: error,
+          });
         }
         if (signal?.aborted) throw error;
         // fetch reports a network failure as a TypeError; as a ServiceError with status 0 it follows the
         // retry policy like any other failure.
         const timedOut = timeout.aborted;
         logger.debug({ what, attempt: attemptNumber, timedOut }, 'service call failed without an answer');
-        const failure = new ServiceError({
+        throw new ServiceError({
           status: 0,
           code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
           message: timedOut
@@ -153,14 +138,12 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             : `${what} failed: ${redact(describeFailure(error))}`,
           cause: error,
         });
-        // A refused connection or an unknown host fails at once: waiting would only delay the same line.
-        return { failure, final: !timedOut && isUnfixableNetworkFailure(error) };
       } finally {
         // The token returns one interval after the request is over, answered or not (see pacer.ts).
         permit?.release();
       }
       logger.debug(
-        { what, attempt: attemptNumber, status: response.status, durationMs: deps.now() - attemptStartedMs },
+        { what, attempt: attemptNumber, status: response.status, durationMs: Date.now() - attemptStartedMs },
         'service call',
       );
       const text = decodeUtf8(bytes);
@@ -173,23 +156,20 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
       }
       if (response.status >= 200 && response.status < 300) {
         if (text === undefined) {
-          return {
-            failure: new ServiceError({
-              status: response.status,
-              code: 'RESPONSE_MALFORMED',
-              message: `${what} answered with a body that is not UTF-8`,
-            }),
-            final: true,
-          };
+          throw new ServiceError({
+            status: response.status,
+            code: 'RESPONSE_MALFORMED',
+            message: `${what} answered with a body that is not UTF-8`,
+          });
         }
-        return { response: { status: response.status, headers: response.headers, bytes, text } };
+        return { status: response.status, headers: response.headers, bytes, text };
       }
       const error = parseErrorResponse({
         status: response.status,
         text,
         retryAfter: response.headers.get('retry-after'),
         what,
-        nowMs: deps.now(),
+        nowMs: Date.now(),
         redact,
       });
       if (response.status === 429 && req.paced) {
@@ -198,33 +178,19 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000,
         );
       }
-      return { failure: error, final: !isRetryableError(error) };
+      throw error;
     };
 
-    try {
-      for (let retriesConsumed = 0; ; retriesConsumed++) {
-        const outcome = await attempt(retriesConsumed + 1);
-        if ('response' in outcome) return outcome.response;
-        const { failure } = outcome;
-        if (outcome.final || retriesConsumed >= deps.retry.retries) throw failure;
-        const delayMs = computeRetryDelayMs(failure, retriesConsumed, deps.retry, rateWindowMs());
-        if (deps.now() - startedMs + delayMs > deps.retry.retryBudgetMs) {
-          logger.warn(
-            { what, code: failure.code, status: failure.status, nextDelayMs: delayMs },
-            'retry budget spent',
-          );
-          throw failure;
-        }
-        logger.warn(
-          { what, code: failure.code, status: failure.status, delayMs, retry: retriesConsumed + 1 },
-          'retrying service call',
-        );
-        // Through the injected sleep, so that tests run on a fake clock.
-        await deps.sleep(delayMs, signal);
-      }
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw error;
-    }
+    return retryWithPolicy(attempt, policy, {
+      signal,
+      onRetry: (error, delayMs, retry) => {
+        const { code, status } = error as ServiceError;
+        logger.warn({ what, code, status, delayMs, retry }, 'retrying service call');
+      },
+      onBudgetSpent: (error, delayMs) => {
+        const { code, status } = error as ServiceError;
+        logger.warn({ what, code, status, nextDelayMs: delayMs }, 'retry budget spent');
+      },
+    });
   };
 }
