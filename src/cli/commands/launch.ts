@@ -7,7 +7,13 @@ import { InputError } from '../../errors.js';
 import { createRequestPlan, type RequestPlan } from '../../launch/build-request.js';
 import { LAUNCH_OPERATIONS, type LaunchOperation, OPERATIONS } from '../../launch/launch-operations.js';
 import type { LaunchReport } from '../../launch/launch-report.js';
-import { formatOfPath, INPUT_FORMATS, type InputFormat, spoolToFile } from '../../launch/read-rows.js';
+import {
+  assertInputReadable,
+  formatOfPath,
+  INPUT_FORMATS,
+  type InputFormat,
+  spoolToFile,
+} from '../../launch/read-rows.js';
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
@@ -136,6 +142,12 @@ async function runLaunchCommand(
   const spooled = flags.from === '-' ? await spoolToFile(ctx.stdin) : undefined;
   const path = spooled?.path ?? flags.from;
   const format = flags.format ?? (flags.from === '-' ? 'csv' : formatOfPath(flags.from));
+  if (spooled === undefined) {
+    // A missing file is one line naming it, before a database is opened (or created) for nothing.
+    await assertInputReadable(path).catch((error: unknown) => {
+      throw error instanceof InputError ? new CliError(error.message, EXIT_FAILURE) : error;
+    });
+  }
   const { createClient } = await import('../../client/create-client.js');
   const { createLauncher } = await import('../../launch/create-launcher.js');
   const { createJobStore } = await import('../../storage/job-store/job-store.js');
@@ -215,6 +227,12 @@ async function runLaunchCommand(
     await database.close();
     await spooled?.remove();
     logger.flush();
+  }
+  if (report.rows === 0) {
+    writeLine(
+      ctx.stderr,
+      `warning: ${flags.from === '-' ? 'stdin' : flags.from} has 0 rows: nothing to launch`,
+    );
   }
   if (flags.json) writeLine(ctx.stdout, JSON.stringify(report));
   else for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
