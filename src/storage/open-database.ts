@@ -133,6 +133,12 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
         transient: false,
       });
     }
+    if (existsSync(path) && statSync(path).isDirectory()) {
+      throw new StorageError(
+        `cannot open SQLite database ${path}: it is a directory; name a file inside it (e.g. ${resolve(path, 'hooksync.db')})`,
+        { transient: false },
+      );
+    }
   }
   let raw: Database.Database | undefined;
   try {
