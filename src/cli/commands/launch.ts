@@ -1,7 +1,7 @@
 /** `hooksync launch search | job-change | reveal --from FILE`: start jobs in bulk from a file. */
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
-import { CONFIG_VARIABLES, joinUrl, loadConfig } from '../../config/load-config.js';
+import { CONFIG_VARIABLES, joinUrl } from '../../config/load-config.js';
 import { isHttpUrl } from '../../contract/formats.js';
 import { InputError } from '../../errors.js';
 import { createRequestPlan, type RequestPlan } from '../../launch/build-request.js';
@@ -17,6 +17,7 @@ import {
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';
 
@@ -107,7 +108,7 @@ async function runLaunchCommand(
   flags: LaunchFlags,
   ctx: CliContext,
 ): Promise<void> {
-  const config = loadConfig(ctx.env, {
+  const config = loadCliConfig(ctx.env, {
     apiBaseUrl: flags.apiBaseUrl,
     apiKey: flags.apiKey,
     databaseUrl: flags.databaseUrl,
@@ -189,7 +190,8 @@ async function runLaunchCommand(
         }),
         tracker,
         learnRateLimit: () => client.learnRateLimit(),
-        logger,
+        // The reason a run stopped is printed once, as its last line: not also as a log line.
+        logger: logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: 'error' }),
         signal: interrupt.signal,
       },
       {
@@ -235,7 +237,10 @@ async function runLaunchCommand(
     );
   }
   if (flags.json) writeLine(ctx.stdout, JSON.stringify(report));
-  else for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  else if (report.stopped !== 'auth' || report.launched > 0) {
+    // A refused key launched nothing: its one line (below) says all there is to say.
+    for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  }
   if (report.stopped_reason !== null) writeLine(ctx.stderr, `hooksync: ${report.stopped_reason}`);
   if (report.stopped !== null || report.failed > 0) ctx.setExitCode(EXIT_FAILURE);
 }
