@@ -116,6 +116,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       ? createClient({
           baseUrl: config.apiBaseUrl,
           apiKey: config.apiKey,
+          ...config.clientLimits,
           logger,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })

@@ -158,6 +158,7 @@ async function runLaunchCommand(
   const client = createClient({
     baseUrl: service?.baseUrl ?? 'http://127.0.0.1:1',
     apiKey: service?.apiKey ?? 'dry-run',
+    ...config.clientLimits,
     fetch: tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
