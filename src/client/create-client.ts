@@ -7,6 +7,7 @@ import { canParseUrl } from '../contract/formats.js';
 import { DEFAULT_RATE_LIMIT } from '../contract/limits.js';
 import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import { ServiceError } from '../errors.js';
+import { AnswerBudget, DEFAULT_ANSWER_BUDGET_BYTES } from './answer-budget.js';
 import { type ApiKeysResource, createApiKeysResource } from './api-keys-resource.js';
 import type { CallOptions } from './call-options.js';
 import { type CompanyRevealMethod, createCompanyReveal } from './company-reveal.js';
@@ -58,8 +59,18 @@ export interface ClientOptions {
   logger?: Logger;
   /** Per attempt, answer body included (default 30 000 ms). */
   timeoutMs?: number;
-  /** Largest answer read, in bytes (default 64 MiB); a larger one fails RESPONSE_TOO_LARGE at once. */
+  /**
+   * Largest answer read, in bytes (default 4 MiB: a 250-person page is about 1 MiB); a larger one fails
+   * RESPONSE_TOO_LARGE at once, not retried.
+   */
   maxResponseBytes?: number;
+  /**
+   * Answer bytes in flight across this client's concurrent calls (default 16 MiB; at least
+   * `maxResponseBytes`): a call whose answer would pass it waits before reading. Ignored with `answerBudget`.
+   */
+  answerBudgetBytes?: number;
+  /** A budget shared with other clients (one process, one budget); default: the client's own. */
+  answerBudget?: AnswerBudget;
   /** Retries after the first attempt (default 5). */
   retries?: number;
   /** No retry wait may end later than this after the call began (default 300 000 ms). */
@@ -156,17 +167,27 @@ export function createClient(options: ClientOptions): Client {
     }
   };
 
+  const maxResponseBytes = requirePositive(
+    'maxResponseBytes',
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+  );
+  const answerBudgetBytes = requirePositive(
+    'answerBudgetBytes',
+    options.answerBudgetBytes,
+    Math.max(DEFAULT_ANSWER_BUDGET_BYTES, maxResponseBytes),
+  );
+  if (answerBudgetBytes < maxResponseBytes) {
+    throw new TypeError('answerBudgetBytes must be at least maxResponseBytes');
+  }
   const request = createRequestCore({
     baseUrl,
     apiKey: options.apiKey,
     fetch: options.fetch ?? globalThis.fetch,
     logger,
     timeoutMs: requirePositive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
-    maxResponseBytes: requirePositive(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      DEFAULT_MAX_RESPONSE_BYTES,
-    ),
+    maxResponseBytes,
+    answers: options.answerBudget ?? new AnswerBudget(Math.floor(answerBudgetBytes)),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     retry: {
       retries,

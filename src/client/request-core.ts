@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { RateLimit } from '../contract/rate-limit.js';
 import { readRateLimitHeaders } from '../contract/rate-limit.js';
 import { ResponseReadError, ServiceError } from '../errors.js';
+import type { AnswerBudget } from './answer-budget.js';
 import { parseErrorResponse } from './error-response.js';
 import type { Pacer } from './pacer.js';
 import { readCappedBody } from './read-capped-body.js';
@@ -22,6 +23,8 @@ export interface RequestCoreDeps {
   readonly timeoutMs: number;
   /** Largest answer read, error answers included; a larger one fails RESPONSE_TOO_LARGE, not retried. */
   readonly maxResponseBytes: number;
+  /** Answer bytes in flight, shared by every call: reserved before a body is read, given back once parsed. */
+  readonly answers: AnswerBudget;
   readonly userAgent: string;
   readonly retry: ServiceRetryConfig;
   readonly pacer: Pacer;
@@ -54,8 +57,15 @@ export interface ServiceResponse {
   readonly text: string;
 }
 
-/** Sends a request, retrying what can succeed on retry; rejects with a ServiceError or the caller's abort reason. */
-export type RequestCore = (request: ServiceRequest) => Promise<ServiceResponse>;
+/**
+ * Sends a request, retrying what can succeed on retry; resolves with `parse` of the 2xx answer (default the
+ * answer itself), parsed while its bytes are still counted in the answer budget. Rejects with a ServiceError
+ * (a ServiceError thrown by `parse` included, retried by the same policy) or the caller's abort reason.
+ */
+export type RequestCore = <T = ServiceResponse>(
+  request: ServiceRequest,
+  parse?: (response: ServiceResponse) => T,
+) => Promise<T>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -79,7 +89,10 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
   const rateWindowMs = (): number => Math.max(...pacer.limits.map((l) => l.intervalSeconds * 1000));
   const policy = createServiceRetryPolicy(deps.retry, rateWindowMs);
 
-  return async function request(req: ServiceRequest): Promise<ServiceResponse> {
+  return async function request<T = ServiceResponse>(
+    req: ServiceRequest,
+    parse?: (response: ServiceResponse) => T,
+  ): Promise<T> {
     const what = `${req.method} ${req.path.split('?')[0]}`;
     const url = `${deps.baseUrl}${req.path}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': deps.userAgent };
@@ -89,7 +102,15 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
 
     // An attempt resolves with a 2xx or throws: a ServiceError that the policy retries or not, or
     // anything else (the caller's abort, a bug), which ends the call.
-    const attempt = async (attemptNumber: number): Promise<ServiceResponse> => {
+    const attempt = async (attemptNumber: number): Promise<T> => {
+      const held: { release?: () => void } = {};
+      try {
+        return await attemptOnce(attemptNumber, held);
+      } finally {
+        held.release?.();
+      }
+    };
+    const attemptOnce = async (attemptNumber: number, held: { release?: () => void }): Promise<T> => {
       const permit = req.paced ? await pacer.acquire(signal) : undefined;
       const timeout = AbortSignal.timeout(deps.timeoutMs);
       const attemptStartedMs = Date.now();
@@ -105,6 +126,14 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           // A redirect would carry x-api-key to wherever it points: treat it as an answer instead.
           redirect: 'manual',
         });
+        // The answer's bytes are counted before they are read (its declared length, else the cap; nothing
+        // for one the reader refuses unread), and given back by `attempt` once parsed.
+        const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+        const expected = Number.isSafeInteger(declared) && declared >= 0 ? declared : deps.maxResponseBytes;
+        held.release = await deps.answers.acquire(
+          expected > deps.maxResponseBytes ? 0 : expected,
+          attemptSignal,
+        );
         // The attempt's timeout covers the body too: a slow answer cannot hold the call past it.
         bytes = await readCappedBody(response, {
           maxBytes: deps.maxResponseBytes,
@@ -112,6 +141,8 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           what,
         });
       } catch (error) {
+        // An answer never read (the wait for the answer budget was cut short) must not hold its connection.
+        response?.body?.cancel().catch(() => undefined);
         if (error instanceof ResponseReadError && error.code === 'RESPONSE_TOO_LARGE') {
           // The same request would get the same answer: not retried, and nothing more is downloaded.
           logger.warn(
@@ -162,7 +193,8 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             message: `${what} answered with a body that is not UTF-8`,
           });
         }
-        return { status: response.status, headers: response.headers, bytes, text };
+        const answer: ServiceResponse = { status: response.status, headers: response.headers, bytes, text };
+        return parse === undefined ? (answer as T) : parse(answer);
       }
       const error = parseErrorResponse({
         status: response.status,

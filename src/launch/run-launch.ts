@@ -13,7 +13,13 @@ import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
-import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
+import {
+  claimLaunchRow,
+  DIED_IN_FLIGHT,
+  type LaunchOutcome,
+  markDiedInFlight,
+  recordLaunchOutcome,
+} from './launch-records.js';
 import {
   addProblem,
   createLaunchReport,
@@ -57,6 +63,8 @@ export interface LaunchOptions {
   /** The file's name as recorded with each row. */
   readonly sourceName: string;
   readonly again?: boolean;
+  /** Send again the rows an earlier run left `sending` or `uncertain` (default: report them, send nothing). */
+  readonly resendUnknown?: boolean;
   readonly dryRun?: boolean;
   readonly skipInvalid?: boolean;
   /**
@@ -168,11 +176,24 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
         source: options.sourceName,
         line,
         again: options.again ?? false,
+        resendUnknown: options.resendUnknown ?? false,
         now: new Date(now()),
       }),
     );
     if (!claim.claimed) {
       reservation?.release();
+      const { state, run_id: earlierRun } = claim.existing;
+      if (earlierRun !== runId && (state === 'sending' || state === 'uncertain')) {
+        // The service may have this job, and only its answer would have said which: report, do not pay twice.
+        if (state === 'sending') {
+          await writer.submit((trx) => markDiedInFlight(trx, key, earlierRun, new Date(now())));
+        }
+        report.unresolved += 1;
+        const message = `${state === 'sending' ? DIED_IN_FLIGHT : 'left uncertain by an earlier run: the service may have the job'}; not sent again (--resend-unknown sends it)`;
+        addProblem(report, { line, message });
+        options.onProblem?.(line, message);
+        return { go: false };
+      }
       report.skipped += 1;
       const launched = claim.existing.state === 'launched';
       return {

@@ -33,6 +33,7 @@ interface LaunchFlags {
   estimateUsd?: string;
   dryRun?: boolean;
   again?: boolean;
+  resendUnknown?: boolean;
   skipInvalid?: boolean;
   concurrency?: string;
   rate?: string;
@@ -99,6 +100,8 @@ function summaryLines(report: LaunchReport): string[] {
     `${report.invalid} invalid`,
   ];
   if (report.relaunched > 0) parts.push(`${report.relaunched} relaunched (left uncertain by an earlier run)`);
+  if (report.unresolved > 0)
+    parts.push(`${report.unresolved} unresolved (an earlier run may have bought them: see the lines above)`);
   const reserved =
     report.reserved_usd > 0
       ? ` (and $${report.reserved_usd.toFixed(2)} reserved for jobs still RUNNING)`
@@ -171,6 +174,7 @@ async function runLaunchCommand(
   const client = createClient({
     baseUrl: service?.baseUrl ?? 'http://127.0.0.1:1',
     apiKey: service?.apiKey ?? 'dry-run',
+    ...config.clientLimits,
     fetch: tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -209,6 +213,7 @@ async function runLaunchCommand(
         format,
         sourceName: flags.from === '-' ? 'stdin' : basename(flags.from),
         again: flags.again ?? false,
+        resendUnknown: flags.resendUnknown ?? false,
         dryRun: flags.dryRun ?? false,
         skipInvalid: flags.skipInvalid ?? false,
         maxUsd,
@@ -252,7 +257,7 @@ async function runLaunchCommand(
     for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
   }
   if (report.stopped_reason !== null) writeLine(ctx.stderr, `hooksync: ${report.stopped_reason}`);
-  if (report.stopped !== null || report.failed > 0) ctx.setExitCode(EXIT_FAILURE);
+  if (report.stopped !== null || report.failed > 0 || report.unresolved > 0) ctx.setExitCode(EXIT_FAILURE);
 }
 
 /** Registers `hooksync launch` and its three operations. */
@@ -308,6 +313,10 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
       )
       .option('--dry-run', 'validate and show what would be launched; send nothing')
       .option('--again', 'launch rows that an earlier run already launched')
+      .option(
+        '--resend-unknown',
+        'send again the rows an earlier run left in flight or unanswered (the service may already have them)',
+      )
       .option('--skip-invalid', 'launch the valid rows and list the invalid ones')
       .option('--concurrency <n>', `requests in flight at once (default ${operation === 'reveal' ? 8 : 4})`);
     if (operation === 'search')
