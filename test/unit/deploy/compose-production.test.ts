@@ -47,9 +47,8 @@ function merged(files: readonly Map[], env: Record<string, string>) {
         for (const variable of result.missing) missing.add(variable);
         resolved[name] = { ...resolved[name], [key]: result.value };
       }
-      for (const arg of service(file, name).command instanceof Array
-        ? (service(file, name).command as string[])
-        : [])
+      const command = service(file, name).command;
+      for (const arg of Array.isArray(command) ? command : [])
         for (const variable of interpolate(String(arg), env).missing) missing.add(variable);
     }
   }
