@@ -273,6 +273,17 @@ export interface DestinationPaceTable {
   next_at: string;
 }
 
+/** A record id a CRM destination's CRM holds for a key (migration 016): found or written once, never searched again. */
+export interface CrmRecordIdsTable {
+  destination: string;
+  /** `companies` or `contacts`. */
+  object: string;
+  /** The normalized key: a domain, an e-mail, a LinkedIn URL. */
+  key: string;
+  record_id: string;
+  recorded_at: string;
+}
+
 /** Which job kinds an event-driven destination takes ('*' for every kind): the outbox's routing. */
 export interface DestinationKindsTable {
   destination: string;
@@ -343,6 +354,7 @@ export interface Database {
   destination_kinds: DestinationKindsTable;
   destination_counters: DestinationCountersTable;
   destination_pace: DestinationPaceTable;
+  crm_record_ids: CrmRecordIdsTable;
   outbox_events: OutboxEventsTable;
   kept_mentions: KeptMentionsTable;
   person_texts: PersonTextsTable;
