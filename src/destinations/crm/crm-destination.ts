@@ -84,7 +84,7 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     const both = await loaded();
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
-      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery)) });
+      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery, options.shape.recordId)) });
     }
     return syncBatch({
       adapter,
