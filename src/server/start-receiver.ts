@@ -103,7 +103,12 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const client =
     settings.account === undefined
       ? undefined
-      : createClient({ ...settings.account, ...config.clientLimits, logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      : createClient({
+          ...settings.account,
+          ...config.clientLimits,
+          logger,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
   const limits = {
     ...config.receiverLimits,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
