@@ -7,7 +7,8 @@
  * (--resend-unknown): the service gives the job_id only in its answer, so no finder can settle it.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, LaunchRowState, LaunchRowsTable } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
+import type { LaunchRowState, LaunchRowsTable } from '../storage/tables/launch-tables.js';
 
 /** What a claim found. */
 export type ClaimResult =
