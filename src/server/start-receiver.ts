@@ -36,6 +36,7 @@ import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
 import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
 import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access/min-admin-token-length.js';
 import { createAdminRouter } from './create-admin-router.js';
+import { registerReconcileMetrics } from './reconcile-metrics.js';
 import { createStatusPageRouter } from './status-page/create-status-page-router.js';
 
 /** How often delivery records of expired tokens are deleted. */
@@ -64,6 +65,8 @@ export interface StartReceiverOptions {
   port?: number;
   /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
   reconcileCron?: string;
+  /** Grace period of those runs, as `reconcile --older-than` (default 15 min). */
+  reconcileOlderThanMs?: number;
   /**
    * Where jobs are written: `worker` (default), a thread of its own that commits and then derives the
    * normalized rows; `main`, this thread, rows in the storing transaction (an in-memory database, whose
@@ -166,6 +169,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });
+    // Read from the recorded runs: they count runs from cron and the CLI too.
+    registerReconcileMetrics(metrics.registry, db, { logger });
     const onWorker = (options.storeThread ?? 'worker') === 'worker' && config.databaseUrl !== ':memory:';
     const workerStore = onWorker
       ? await startWorkerJobStore({
@@ -244,15 +249,17 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         cron: options.reconcileCron,
         logger,
         run: () => {
-          const run = runReconcile({
-            db,
-            client,
-            store,
-            logger,
-            now,
-            signal: controller.signal,
-            onRecovered: (kind) => metrics.reconcileRecovered.inc({ kind }),
-          });
+          const run = runReconcile(
+            {
+              db,
+              client,
+              store,
+              logger,
+              now,
+              signal: controller.signal,
+            },
+            options.reconcileOlderThanMs === undefined ? {} : { olderThanMs: options.reconcileOlderThanMs },
+          );
           current = run;
           return run;
         },
