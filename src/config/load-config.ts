@@ -11,6 +11,7 @@ import {
   insecureHttpProblem,
   parseInsecureHttpAllowance,
 } from './insecure-http.js';
+import { type ClientLimitSettings, loadClientLimits } from './load-client-limits.js';
 import { loadReceiverLimits, type ReceiverLimitSettings } from './load-receiver-limits.js';
 
 export { isLoopbackHost } from './insecure-http.js';
@@ -63,27 +64,30 @@ export interface HooksyncConfig {
   readonly destinationsFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
+  /** The service client's answer cap and answer budget (HOOKSYNC_MAX_ANSWER_BYTES, HOOKSYNC_ANSWER_BUDGET_BYTES). */
+  readonly clientLimits: ClientLimitSettings;
 }
 
 /** Which variable each config field is read from. */
-export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 'receiverLimits'>, string>> =
-  Object.freeze({
-    apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
-    apiKey: 'HOOKSYNC_API_KEY',
-    databaseUrl: 'HOOKSYNC_DATABASE_URL',
-    host: 'HOOKSYNC_HOST',
-    port: 'HOOKSYNC_PORT',
-    jwksUrl: 'HOOKSYNC_JWKS_URL',
-    unsigned: 'HOOKSYNC_UNSIGNED',
-    adminToken: 'HOOKSYNC_ADMIN_TOKEN',
-    logLevel: 'HOOKSYNC_LOG_LEVEL',
-    uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
-    allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
-    publicUrl: 'HOOKSYNC_PUBLIC_URL',
-    searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
-    jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
-    destinationsFile: 'HOOKSYNC_DESTINATIONS',
-  });
+export const CONFIG_VARIABLES: Readonly<
+  Record<Exclude<keyof HooksyncConfig, 'receiverLimits' | 'clientLimits'>, string>
+> = Object.freeze({
+  apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
+  apiKey: 'HOOKSYNC_API_KEY',
+  databaseUrl: 'HOOKSYNC_DATABASE_URL',
+  host: 'HOOKSYNC_HOST',
+  port: 'HOOKSYNC_PORT',
+  jwksUrl: 'HOOKSYNC_JWKS_URL',
+  unsigned: 'HOOKSYNC_UNSIGNED',
+  adminToken: 'HOOKSYNC_ADMIN_TOKEN',
+  logLevel: 'HOOKSYNC_LOG_LEVEL',
+  uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
+  allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
+  publicUrl: 'HOOKSYNC_PUBLIC_URL',
+  searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
+  jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
+  destinationsFile: 'HOOKSYNC_DESTINATIONS',
+});
 
 /** Values given on the command line; each wins over its variable. */
 export type ConfigOverrides = {
@@ -120,6 +124,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     uiSessionMinutes: minutes(raw('uiSessionMinutes')),
     allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
+    clientLimits: loadClientLimits(env),
     // No secret travels to the public URL (it is only named in webhook_url), so plain http is the user's call.
     publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
