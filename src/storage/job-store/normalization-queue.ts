@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
-import { parseJsonText } from '../../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { chunkForParameters } from '../chunk-for-parameters.js';
 import type { Database, NormalizationQueueTable } from '../database.js';
 import { decodeEnvelope } from '../envelope-codec.js';
@@ -158,7 +158,7 @@ async function normalizeChunk(
 export function rowsFromText(text: string, kind: JobKind, jobId: string): NormalizedRows {
   let envelope: unknown;
   try {
-    envelope = parseJsonText(text);
+    envelope = parseJsonText(withoutByteOrderMark(text));
   } catch {
     envelope = undefined;
   }

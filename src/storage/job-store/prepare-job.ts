@@ -8,7 +8,7 @@
 import type { JobKind } from '../../contract/enums.js';
 import { checkEnvelopeForKind } from '../../contract/envelope.js';
 import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
-import { parseJsonText } from '../../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
 import { computeBodyHash } from '../../contract/webhook-signature.js';
 import type { JobSource } from '../database.js';
@@ -116,7 +116,7 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
   let envelope = input.envelope;
   if (!('envelope' in input) || envelope === undefined) {
     try {
-      envelope = parseJsonText(input.envelopeText);
+      envelope = parseJsonText(withoutByteOrderMark(input.envelopeText));
     } catch (error) {
       throw new TypeError('store: envelopeText is not JSON (quarantine it instead)', { cause: error });
     }
