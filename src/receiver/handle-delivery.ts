@@ -99,7 +99,7 @@ export interface HandlerContext {
     text: string,
     envelope: unknown,
     source: 'webhook' | 'finder',
-    token?: { jti: string; expiresAt: Date; bodyHash: string },
+    token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
   ): Promise<DeliveryAnswer>;
 }
 
@@ -165,8 +165,16 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
           envelopeText: text,
           envelope,
           source,
-          // The body hash the verifier checked over these exact bytes is the payload hash.
-          ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt, payloadHash: token.bodyHash } : {}),
+          // The body hash the verifier checked over these exact bytes is the payload hash, and the bytes
+          // are what is compressed (the text is the same bytes decoded: not encoded again).
+          ...(token
+            ? {
+                jti: token.jti,
+                tokenExpiresAt: token.expiresAt,
+                payloadHash: token.bodyHash,
+                envelopeBytes: token.body,
+              }
+            : {}),
         });
         metrics?.commitSeconds.observe((performance.now() - started) / 1000);
         if (result.outcome === 'replay' && token) {
@@ -178,7 +186,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
               message: 'the token jti was already used for another job or body',
               claimedJobId: result.job_id,
               kind: result.kind,
-              body: Buffer.from(text, 'utf8'),
+              body: token.body,
               vouched: true,
             });
           }

@@ -12,7 +12,7 @@ import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
 import { computeBodyHash } from '../../contract/webhook-signature.js';
 import type { JobSource } from '../database.js';
-import { encodeEnvelope } from '../envelope-codec.js';
+import { encodeBytes, encodeEnvelope } from '../envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
 import { asRecord, member, textOrNull } from '../normalize-values.js';
 
@@ -20,6 +20,11 @@ import { asRecord, member, textOrNull } from '../normalize-values.js';
 export interface StoreInput {
   /** The envelope exactly as it arrived: stored verbatim. */
   readonly envelopeText: string;
+  /**
+   * The same envelope as the UTF-8 bytes that arrived, when the caller holds them (a verified body):
+   * compressed as they are, instead of encoding the text to bytes again. Must be exactly the text's bytes.
+   */
+  readonly envelopeBytes?: Uint8Array;
   /** The same envelope already parsed with parseJsonText (skips a second parse). */
   readonly envelope?: unknown;
   readonly source: JobSource;
@@ -137,7 +142,11 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
     envelopeChars: input.envelopeText.length,
-    envelopeZ: plainBytes(encodeEnvelope(input.envelopeText)),
+    envelopeZ: plainBytes(
+      input.envelopeBytes === undefined
+        ? encodeEnvelope(input.envelopeText)
+        : encodeBytes(input.envelopeBytes),
+    ),
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
     schemaCheck: checkSchema(envelope, kind),

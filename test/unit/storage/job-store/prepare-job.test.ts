@@ -37,6 +37,15 @@ describe('prepareJob', () => {
     expect(job.rows?.companies.map((row) => row.name)).toEqual(['Parsed Once']);
   });
 
+  it('compresses the bytes it is given, which decode to the text, a byte order mark included', () => {
+    const text = `\uFEFF${companyRevealText(testUuid(4))}`;
+    const bytes = Buffer.from(text, 'utf8');
+    const job = prepareJob({ envelopeText: text, envelopeBytes: bytes, source: 'webhook' }, NOW);
+    expect(job.jobId).toBe(testUuid(4));
+    expect(Buffer.from(decodeEnvelope(job.envelopeZ), 'utf8').equals(bytes)).toBe(true);
+    expect(job.payloadHash).toBe(computeBodyHash(bytes));
+  });
+
   it('stores a missing status as the empty string and flags the misfit', () => {
     const text = JSON.stringify({ input: { task: { ip: '1.2.3.4', job_id: testUuid(3) } } });
     const job = prepareJob({ envelopeText: text, source: 'webhook' }, NOW);
