@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { base64url, exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJob } from '../../../src/storage/job-queries.js';
-import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
+import { getJob } from '../../../src/storage/job-queries.js';
 import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../src/storage/job-store/job-store.js';
+import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import {
@@ -28,7 +28,8 @@ const LARGE_PAGE_PERSONS = 40;
 function largeSearchPage(): { text: string; jobId: string } {
   const jobId = randomUUID();
   const text = searchContactText(jobId, LARGE_PAGE_PERSONS);
-  if (text.length <= DEFAULT_DEFER_ABOVE_CHARS) throw new Error('the page must be large enough to be deferred');
+  if (text.length <= DEFAULT_DEFER_ABOVE_CHARS)
+    throw new Error('the page must be large enough to be deferred');
   return { text, jobId };
 }
 
@@ -69,7 +70,11 @@ export function receiverSuite(dialect: Dialect): void {
     const page = largeSearchPage();
     for (const { text, jobId } of [reveal, page]) {
       const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-      const answer = await deliver(h.url, bytes, await signDelivery(bytes, { key: h.key, iat: NOW_S, jobId }));
+      const answer = await deliver(
+        h.url,
+        bytes,
+        await signDelivery(bytes, { key: h.key, iat: NOW_S, jobId }),
+      );
       expect(answer.status).toBe(200);
       const row = await getJob(db(), jobId);
       expect(Buffer.from(row!.envelope, 'utf8').equals(bytes)).toBe(true);
