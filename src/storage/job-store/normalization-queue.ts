@@ -63,7 +63,12 @@ export async function enqueueNormalization(
   entries: readonly QueueEntry[],
   runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
-  await runner.run(trx, entries, (t, chunk) => t.insertInto('normalization_queue').values(chunk));
+  await runner.run(trx, entries, insertQueueEntries);
+}
+
+/** One function for every call, so that the row runner compiles its statement once. */
+function insertQueueEntries(t: Kysely<Database>, chunk: readonly QueueEntry[]) {
+  return t.insertInto('normalization_queue').values(chunk);
 }
 
 /**
