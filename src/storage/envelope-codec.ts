@@ -49,7 +49,9 @@ export function encodeBytes(bytes: Uint8Array): Buffer {
     : brotliCompressSync(bytes, {
         params: { ...BROTLI_OPTIONS.params, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
       });
-  const stored = Buffer.allocUnsafe(body.length + 1);
+  // A buffer of its own (never a slice of Node's shared pool): the store worker is handed it by transfer,
+  // and a cloned view would copy the whole 8 KiB pool slab under it (issue 31).
+  const stored = Buffer.alloc(body.length + 1);
   stored[0] = small ? DEFLATE_DICTIONARY_1 : BROTLI;
   body.copy(stored, 1);
   return stored;
