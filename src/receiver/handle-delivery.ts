@@ -217,8 +217,19 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     });
   }
 
+  // The counter's child per outcome and reason, found once (prom-client hashes the labels on every lookup).
+  const counters = new Map<string, { inc(): void }>();
   const count = (answer: DeliveryAnswer): DeliveryAnswer => {
-    metrics?.deliveries.inc({ outcome: answer.outcome, reason: answer.reason ?? '' });
+    if (metrics) {
+      const reason = answer.reason ?? '';
+      const key = `${answer.outcome}\u0000${reason}`;
+      let counter = counters.get(key);
+      if (counter === undefined) {
+        counter = metrics.deliveries.labels({ outcome: answer.outcome, reason });
+        counters.set(key, counter);
+      }
+      counter.inc();
+    }
     deps.stats?.count(answer.outcome);
     return answer;
   };
