@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../../src/contract/json.js';
 import { computeBodyHash } from '../../../../src/contract/webhook-signature.js';
 import { DICTIONARY_MAX_BYTES, decodeEnvelope } from '../../../../src/storage/envelope-codec.js';
-import {
-  encodeJob,
-  prepareJob,
-  prepareJobForWorker,
-} from '../../../../src/storage/job-store/prepare-job.js';
+import { encodeJob, prepareJob, prepareJobForWorker } from '../../../../src/storage/job-store/prepare-job.js';
 import { companyRevealText, jobChangeText, searchContactText, testUuid } from '../envelope-texts.js';
 
 const NOW = Date.UTC(2026, 2, 4);
