@@ -89,7 +89,10 @@ export {
   type LaunchResult,
 } from './launch/create-launcher.js';
 /** The webhook route inside your own express app. */
-export { createWebhookMiddleware } from './receiver/create-webhook-middleware.js';
+export {
+  createWebhookMiddleware,
+  type WebhookMiddlewareOptions,
+} from './receiver/create-webhook-middleware.js';
 /** The answer to one delivery: the status the sender sees. */
 export type { DeliveryAnswer } from './receiver/delivery-answer.js';
 /** One delivery: verify, store or quarantine, answer; never throws. */

@@ -32,6 +32,8 @@ export interface PacerOptions {
   now?: () => number;
   /** Wait (default a real timer). */
   sleep?: Sleep;
+  /** Told each timed wait for a token, in ms, as it starts (for a debug log line). */
+  onWait?: (waitMs: number) => void;
 }
 
 /** A spent token; `release()` when the request has finished (answered or failed), exactly once. */
@@ -65,6 +67,7 @@ export function pacingWindowMs(limit: RateLimit): number {
 export class Pacer {
   readonly #now: () => number;
   readonly #sleep: Sleep;
+  readonly #onWait: ((waitMs: number) => void) | undefined;
   #limits: readonly RateLimit[] = [];
   /**
    * One window per rate, of its pacing span, logging when each request finished: a token comes back one
@@ -84,6 +87,7 @@ export class Pacer {
   constructor(options: PacerOptions) {
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
+    this.#onWait = options.onWait;
     this.setLimits(options.limits);
   }
 
@@ -212,6 +216,7 @@ export class Pacer {
           continue;
         }
         try {
+          this.#onWait?.(readyAt - now);
           await this.#sleep(readyAt - now, signal);
         } catch {
           // Woken early: rates changed, a token came back or a waiter left; re-time the head of the queue.

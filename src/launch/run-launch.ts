@@ -13,7 +13,13 @@ import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
-import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
+import {
+  claimLaunchRow,
+  DIED_IN_FLIGHT,
+  type LaunchOutcome,
+  markDiedInFlight,
+  recordLaunchOutcome,
+} from './launch-records.js';
 import {
   addProblem,
   createLaunchReport,
@@ -57,6 +63,8 @@ export interface LaunchOptions {
   /** The file's name as recorded with each row. */
   readonly sourceName: string;
   readonly again?: boolean;
+  /** Send again the rows an earlier run left `sending` or `uncertain` (default: report them, send nothing). */
+  readonly resendUnknown?: boolean;
   readonly dryRun?: boolean;
   readonly skipInvalid?: boolean;
   /**
@@ -168,11 +176,24 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
         source: options.sourceName,
         line,
         again: options.again ?? false,
+        resendUnknown: options.resendUnknown ?? false,
         now: new Date(now()),
       }),
     );
     if (!claim.claimed) {
       reservation?.release();
+      const { state, run_id: earlierRun } = claim.existing;
+      if (earlierRun !== runId && (state === 'sending' || state === 'uncertain')) {
+        // The service may have this job, and only its answer would have said which: report, do not pay twice.
+        if (state === 'sending') {
+          await writer.submit((trx) => markDiedInFlight(trx, key, earlierRun, new Date(now())));
+        }
+        report.unresolved += 1;
+        const message = `${state === 'sending' ? DIED_IN_FLIGHT : 'left uncertain by an earlier run: the service may have the job'}; not sent again (--resend-unknown sends it)`;
+        addProblem(report, { line, message });
+        options.onProblem?.(line, message);
+        return { go: false };
+      }
       report.skipped += 1;
       const launched = claim.existing.state === 'launched';
       return {
@@ -235,6 +256,12 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       // Abandoned while waiting (the run stopped): nothing was sent, a later run sends it.
       return { state: 'failed', error: `not sent: ${message}` };
     }
+    if (isKeyRefusal(error)) {
+      // The key, not the row: one stop for the run (the row is sent again by the next run), no line per row.
+      const what = report.launched === 0 ? 'nothing was launched' : 'stopped launching';
+      stop('auth', `the service refused the API key (${(error as ServiceError).code}): ${what}`);
+      return { state: 'failed', error: `not launched: ${message}` };
+    }
     report.failed += 1;
     addProblem(report, { line, message });
     options.onProblem?.(line, message);
@@ -247,13 +274,6 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     if (error instanceof ServiceError) {
       if (error.status === 402 || error.category === 'QUOTA') {
         stop('quota', `the account is over quota (${error.code}): stopped launching`);
-      } else if (
-        error.status === 401 ||
-        error.status === 403 ||
-        error.category === 'AUTH' ||
-        error.category === 'PERMISSION'
-      ) {
-        stop('auth', `the service refused the API key (${error.code}): stopped launching`);
       }
       // No answer, or an answer we could not read: the service may have taken (and charged) the job.
       if (error.status === 0 || answered) return { state: 'uncertain', error: message };
@@ -265,16 +285,17 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   const total = file.valid;
   let done = 0;
   const rows = readRows(options.path, options.format);
-  const worker = async (): Promise<void> => {
+  const worker = async (maxRows?: number): Promise<void> => {
     try {
-      await work();
+      await work(maxRows);
     } catch (error) {
       stop('storage', `stopped: ${describe(error)}`);
       throw error;
     }
   };
-  const work = async (): Promise<void> => {
-    while (report.stopped === null) {
+  const work = async (maxRows = Number.POSITIVE_INFINITY): Promise<void> => {
+    let taken = 0;
+    while (report.stopped === null && taken < maxRows) {
       const next = await rows.next();
       if (next.done) return;
       const row = next.value;
@@ -290,8 +311,10 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
         // The last page is the first one shorter than page_size (or one that did not launch).
         if (!sent.go || (pages > 1 && (sent.count === undefined || sent.count < pageSize))) break;
       }
+      taken += 1;
       done += 1;
-      options.onProgress?.(report, done, total);
+      // Once stopped, the report says the rest: no progress line after the reason.
+      if (report.stopped === null) options.onProgress?.(report, done, total);
     }
   };
 
@@ -300,12 +323,19 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       try {
         await deps.learnRateLimit();
       } catch (error) {
-        if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) {
-          stop('auth', `the service refused the API key (${error.code}): nothing was launched`);
+        if (isKeyRefusal(error)) {
+          stop(
+            'auth',
+            `the service refused the API key (${(error as ServiceError).code}): nothing was launched`,
+          );
           return finish();
         }
         throw error;
       }
+    } else {
+      // The key has not been shown to the service yet: the first row goes alone, so that a refused key
+      // stops the run after one request, not after one per worker.
+      await worker(1);
     }
     const concurrency =
       options.concurrency ?? (operation.paced ? DEFAULT_PACED_CONCURRENCY : DEFAULT_REVEAL_CONCURRENCY);
@@ -318,4 +348,15 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     await rows.return(undefined);
   }
   return finish();
+}
+
+/** A refusal of the key itself (401, 403, or an AUTH / PERMISSION error): no row can succeed after it. */
+function isKeyRefusal(error: unknown): boolean {
+  return (
+    error instanceof ServiceError &&
+    (error.status === 401 ||
+      error.status === 403 ||
+      error.category === 'AUTH' ||
+      error.category === 'PERMISSION')
+  );
 }

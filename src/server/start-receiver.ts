@@ -29,6 +29,7 @@ import { startDispatch } from './parts/start-dispatch.js';
 import { startJobStore } from './parts/start-job-store.js';
 import { startKeySet } from './parts/start-key-set.js';
 import { startReconcileSchedule } from './parts/start-reconcile-schedule.js';
+import { registerReconcileMetrics } from './reconcile-metrics.js';
 
 export { DELIVERY_PURGE_INTERVAL_MS } from './parts/start-delivery-purge.js';
 
@@ -62,6 +63,8 @@ export interface StartReceiverOptions {
   port?: number;
   /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
   reconcileCron?: string;
+  /** Grace period of those runs, as `reconcile --older-than` (default 15 min). */
+  reconcileOlderThanMs?: number;
   /**
    * Where jobs are written: `worker` (default), a thread of its own that commits and then derives the
    * normalized rows; `main`, this thread, rows in the storing transaction (an in-memory database, whose
@@ -103,7 +106,12 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const client =
     settings.account === undefined
       ? undefined
-      : createClient({ ...settings.account, logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      : createClient({
+          ...settings.account,
+          ...config.clientLimits,
+          logger,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
   const limits = {
     ...config.receiverLimits,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -130,6 +138,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });
+    // Read from the recorded runs: they count runs from cron and the CLI too.
+    registerReconcileMetrics(metrics.registry, db, { logger });
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
         databaseUrl: config.databaseUrl,

@@ -1,16 +1,23 @@
 /** `hooksync launch search | job-change | reveal --from FILE`: start jobs in bulk from a file. */
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
-import { CONFIG_VARIABLES, joinUrl, loadConfig } from '../../config/load-config.js';
+import { CONFIG_VARIABLES, joinUrl } from '../../config/load-config.js';
 import { isHttpUrl } from '../../contract/formats.js';
 import { InputError } from '../../errors.js';
 import { createRequestPlan, type RequestPlan } from '../../launch/build-request.js';
 import { LAUNCH_OPERATIONS, type LaunchOperation, OPERATIONS } from '../../launch/launch-operations.js';
 import type { LaunchReport } from '../../launch/launch-report.js';
-import { formatOfPath, INPUT_FORMATS, type InputFormat, spoolToFile } from '../../launch/read-rows.js';
+import {
+  assertInputReadable,
+  formatOfPath,
+  INPUT_FORMATS,
+  type InputFormat,
+  spoolToFile,
+} from '../../launch/read-rows.js';
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';
 
@@ -26,6 +33,7 @@ interface LaunchFlags {
   estimateUsd?: string;
   dryRun?: boolean;
   again?: boolean;
+  resendUnknown?: boolean;
   skipInvalid?: boolean;
   concurrency?: string;
   rate?: string;
@@ -92,6 +100,8 @@ function summaryLines(report: LaunchReport): string[] {
     `${report.invalid} invalid`,
   ];
   if (report.relaunched > 0) parts.push(`${report.relaunched} relaunched (left uncertain by an earlier run)`);
+  if (report.unresolved > 0)
+    parts.push(`${report.unresolved} unresolved (an earlier run may have bought them: see the lines above)`);
   const reserved =
     report.reserved_usd > 0
       ? ` (and $${report.reserved_usd.toFixed(2)} reserved for jobs still RUNNING)`
@@ -106,7 +116,7 @@ async function runLaunchCommand(
   flags: LaunchFlags,
   ctx: CliContext,
 ): Promise<void> {
-  const config = loadConfig(ctx.env, {
+  const config = loadCliConfig(ctx.env, {
     apiBaseUrl: flags.apiBaseUrl,
     apiKey: flags.apiKey,
     databaseUrl: flags.databaseUrl,
@@ -145,6 +155,12 @@ async function runLaunchCommand(
   const spooled = flags.from === '-' ? await spoolToFile(ctx.stdin) : undefined;
   const path = spooled?.path ?? flags.from;
   const format = flags.format ?? (flags.from === '-' ? 'csv' : formatOfPath(flags.from));
+  if (spooled === undefined) {
+    // A missing file is one line naming it, before a database is opened (or created) for nothing.
+    await assertInputReadable(path).catch((error: unknown) => {
+      throw error instanceof InputError ? new CliError(error.message, EXIT_FAILURE) : error;
+    });
+  }
   const { createClient } = await import('../../client/create-client.js');
   const { createLauncher } = await import('../../launch/create-launcher.js');
   const { createJobStore } = await import('../../storage/job-store/job-store.js');
@@ -158,6 +174,7 @@ async function runLaunchCommand(
   const client = createClient({
     baseUrl: service?.baseUrl ?? 'http://127.0.0.1:1',
     apiKey: service?.apiKey ?? 'dry-run',
+    ...config.clientLimits,
     fetch: tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -186,7 +203,8 @@ async function runLaunchCommand(
         }),
         tracker,
         learnRateLimit: () => client.learnRateLimit(),
-        logger,
+        // The reason a run stopped is printed once, as its last line: not also as a log line.
+        logger: logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: 'error' }),
         signal: interrupt.signal,
       },
       {
@@ -195,6 +213,7 @@ async function runLaunchCommand(
         format,
         sourceName: flags.from === '-' ? 'stdin' : basename(flags.from),
         again: flags.again ?? false,
+        resendUnknown: flags.resendUnknown ?? false,
         dryRun: flags.dryRun ?? false,
         skipInvalid: flags.skipInvalid ?? false,
         maxUsd,
@@ -226,10 +245,19 @@ async function runLaunchCommand(
     await spooled?.remove();
     logger.flush();
   }
+  if (report.rows === 0) {
+    writeLine(
+      ctx.stderr,
+      `warning: ${flags.from === '-' ? 'stdin' : flags.from} has 0 rows: nothing to launch`,
+    );
+  }
   if (flags.json) writeLine(ctx.stdout, JSON.stringify(report));
-  else for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  else if (report.stopped !== 'auth' || report.launched > 0) {
+    // A refused key launched nothing: its one line (below) says all there is to say.
+    for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  }
   if (report.stopped_reason !== null) writeLine(ctx.stderr, `hooksync: ${report.stopped_reason}`);
-  if (report.stopped !== null || report.failed > 0) ctx.setExitCode(EXIT_FAILURE);
+  if (report.stopped !== null || report.failed > 0 || report.unresolved > 0) ctx.setExitCode(EXIT_FAILURE);
 }
 
 /** Registers `hooksync launch` and its three operations. */
@@ -285,6 +313,10 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
       )
       .option('--dry-run', 'validate and show what would be launched; send nothing')
       .option('--again', 'launch rows that an earlier run already launched')
+      .option(
+        '--resend-unknown',
+        'send again the rows an earlier run left in flight or unanswered (the service may already have them)',
+      )
       .option('--skip-invalid', 'launch the valid rows and list the invalid ones')
       .option('--concurrency <n>', `requests in flight at once (default ${operation === 'reveal' ? 8 : 4})`);
     if (operation === 'search')

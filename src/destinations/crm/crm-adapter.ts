@@ -35,8 +35,9 @@ export interface WriteRequest {
   /** The normalized key value (also among `properties` on create). */
   readonly key: string;
   /**
-   * The CRM's own id of the record when the core knows it (carried by the job, adopted, or read before the
-   * write): the adapter updates that very record and never creates one.
+   * The CRM's own id of the record when the core found it (carried by the job, or adopted by search): the
+   * adapter updates that very record and never creates one. Undefined: write by `key` (upsert, or, for a
+   * CRM without upsert, the id it maps the key to, else a create).
    */
   readonly id: string | undefined;
   /** The fields to send: never empty values (the core drops them; "" would clear a field). */
@@ -52,6 +53,15 @@ export interface WriteRequest {
 export type WriteResult =
   | { readonly ok: true; readonly id: string; readonly created: boolean }
   | { readonly ok: false; readonly error: string };
+
+/** What a record can be searched by: a company's domain, a contact's e-mail or LinkedIn URL (normalized). */
+export type SearchField = 'domain' | 'email' | 'linkedinUrl';
+
+/** A record search found: its id, and the value it holds in the destination's key field (undefined: none). */
+export interface SearchCandidate {
+  readonly id: string;
+  readonly key: string | undefined;
+}
 
 /** A contact to link with its company when the link is a call of its own (HubSpot's associations). */
 export interface CompanyLink {
@@ -73,12 +83,13 @@ export interface CrmAdapter {
    */
   readonly links: 'in-write' | 'separate-call';
   /**
-   * The records the CRM holds for `keys` (at most `limits.readBatch`) by `idProperty`, with `properties`;
-   * keyed by the requested key (the adapter matches the CRM's spelling back to it). Throws `CrmError`.
+   * The records the CRM holds for `keys` (at most `limits.readBatch`) by `idProperty` (undefined: the keys
+   * are the CRM's own record ids), with `properties`; keyed by the requested key (the adapter matches the
+   * CRM's spelling back to it). Throws `CrmError`.
    */
   read(
     object: CrmObject,
-    idProperty: string,
+    idProperty: string | undefined,
     keys: readonly string[],
     properties: readonly string[],
     signal: AbortSignal,
@@ -90,6 +101,19 @@ export interface CrmAdapter {
    * call means the CRM refused the batch whole, and the core halves it until the record at fault stands alone.
    */
   write(object: CrmObject, requests: readonly WriteRequest[], signal: AbortSignal): Promise<WriteResult[]>;
+  /**
+   * Searches `object` by `field` for `values` (normalized; the adapter tries the spellings people type and
+   * paces itself under the CRM's search limit; many values per call where the CRM allows it): value → the
+   * records found, each with its value of `keyProperty`. Optional: without it nothing is adopted at sync
+   * time (Salesforce upserts by external id alone; Pipedrive searches with `exact_match`).
+   */
+  search?(
+    object: CrmObject,
+    field: SearchField,
+    values: readonly string[],
+    keyProperty: string,
+    signal: AbortSignal,
+  ): Promise<Map<string, SearchCandidate[]>>;
   /**
    * With `links: 'separate-call'`: links contacts to their companies (at most `limits.writeBatch` per call);
    * per link undefined when done, or why it was refused.

@@ -5,6 +5,7 @@
  * a record the CRM refuses fails only its events. Offers what the CLI asks of a CRM destination: a dry run,
  * and `setup` when the CRM has one.
  */
+import { CrmError } from '../../errors.js';
 import type {
   AttemptResult,
   Destination,
@@ -14,8 +15,10 @@ import type {
 } from '../destination-type.js';
 import type { CrmAdapter } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
+import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
 import { type CrmTemplateNames, type CrmTemplates, crmRows, loadCrmTemplates } from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
+import type { RecordIdStore } from './find-existing.js';
 import { mapRecords, type RecordShape } from './map-records.js';
 import type { SetupReport } from './setup-report.js';
 import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
@@ -67,6 +70,11 @@ export interface CrmDestinationOptions {
 export function createCrmDestination(options: CrmDestinationOptions): CrmDestination {
   const { name, adapter, counters, settings, deps } = options;
   const definitions = createFieldDefinitions(adapter, deps.now);
+  const store: RecordIdStore = {
+    lookUp: (object, keys) => lookUpRecordIds(deps.database.db, name, object, keys),
+    record: (object, ids) =>
+      recordRecordIds(deps.database.db, name, object, ids, new Date(deps.now()).toISOString()),
+  };
   let templates: Promise<CrmTemplates> | undefined;
   const loaded = () => {
     templates ??= loadCrmTemplates(options.templates);
@@ -76,10 +84,11 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     const both = await loaded();
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
-      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery)) });
+      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery, options.shape.recordId)) });
     }
     return syncBatch({
       adapter,
+      store,
       batch: mapRecords(rows, settings.keys, options.shape),
       settings,
       definitions: (object) => definitions(object, signal),
@@ -131,7 +140,9 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
         const checked = await adapter.check(signal);
         return { outcome: 'delivered', status: 200, detail: checked };
       } catch (error) {
-        return trouble(error);
+        // A check pauses nothing and defers nothing: it says what the CRM answered.
+        if (error instanceof CrmError) return { outcome: 'fail', status: error.status, error: error.message };
+        throw error;
       } finally {
         await counters.flush();
       }

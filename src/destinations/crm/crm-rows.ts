@@ -50,17 +50,25 @@ async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: str
   return rows;
 }
 
-/** One job's rows for the kind it is (a reveal's companies, a search's or job change's persons). */
+/**
+ * One job's rows for the kind it is (a reveal's companies, a search's or job change's persons). A record id
+ * carried in `custom_fields` names one record: a reveal's company or a job change's contact; a search's
+ * task names no person, so its persons never take it (`recordIdColumn` emptied).
+ */
 export async function crmRows(
   db: Kysely<Database>,
   templates: CrmTemplates,
   job: { readonly jobId: string; readonly kind: string },
+  recordIdColumn?: string,
 ) {
+  const contacts =
+    job.kind === 'search_contact' || job.kind === 'job_change'
+      ? await rowsOf(db, templates.contacts, job.jobId)
+      : [];
+  if (job.kind === 'search_contact' && recordIdColumn !== undefined)
+    for (const row of contacts) if (row[recordIdColumn] !== undefined) row[recordIdColumn] = '';
   return {
     companies: job.kind === 'company_reveal' ? await rowsOf(db, templates.companies, job.jobId) : [],
-    contacts:
-      job.kind === 'search_contact' || job.kind === 'job_change'
-        ? await rowsOf(db, templates.contacts, job.jobId)
-        : [],
+    contacts,
   };
 }

@@ -37,11 +37,18 @@ export interface RecordShape {
   readonly movedFields: readonly string[];
   /** What a `left` contact gets: its status only. */
   readonly leftFields: readonly string[];
+  /**
+   * The column carrying the CRM's own record id, from the job's `custom_fields` (HubSpot's `Record ID` from
+   * `hs_object_id`): the strongest key, never written as a field.
+   */
+  readonly recordId?: string | undefined;
 }
 
 /** One company to write, and the events (indexes into the batch) that carry it. */
 export interface CompanyRecord {
   readonly key: string;
+  /** The CRM record id the job carried, if any. */
+  readonly carriedId?: string | undefined;
   readonly properties: Record<string, string>;
   readonly events: number[];
 }
@@ -56,6 +63,11 @@ export interface ContactRecord {
   /** Its company's key, to link with; undefined for `left` or when unknown. */
   readonly companyKey: string | undefined;
   readonly events: number[];
+  /** The CRM record id the job carried, if any. */
+  readonly carriedId?: string | undefined;
+  /** Its normalized e-mail and LinkedIn URL, to find the record a sales team typed. */
+  readonly email: string | undefined;
+  readonly linkedinUrl: string | undefined;
 }
 
 /** A row that could not become a record (no key), counted and reported, never sent. */
@@ -79,13 +91,19 @@ export interface MappedBatch {
   readonly skipped: SkippedRecord[];
 }
 
-function mappedProperties(row: Readonly<Record<string, string>>): Record<string, string> {
+function mappedProperties(row: Readonly<Record<string, string>>, skip?: string): Record<string, string> {
   const properties: Record<string, string> = {};
   for (const [name, value] of Object.entries(row)) {
     // "No value" is a field left out: "" would clear what the CRM holds.
-    if (!name.includes(':') && value.trim() !== '') properties[name] = value.trim();
+    if (!name.includes(':') && name !== skip && value.trim() !== '') properties[name] = value.trim();
   }
   return properties;
+}
+
+/** The record id a row carries (digits and letters only: an id, not a value typed in the wrong column). */
+function carriedIdOf(row: Readonly<Record<string, string>>, column: string | undefined): string | undefined {
+  const value = column === undefined ? undefined : row[column]?.trim();
+  return value !== undefined && /^[A-Za-z0-9]{1,64}$/.test(value) ? value : undefined;
 }
 
 function put<R extends { readonly events: number[] }>(map: Map<string, R>, id: string, record: R): void {
@@ -106,24 +124,34 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
     event: number,
     properties: Record<string, string>,
     domain: string | undefined,
-    weak = false,
+    weak: boolean,
+    carriedId?: string,
   ) => {
     const key = normalizeDomain(domain);
     if (key === undefined) return undefined;
     const known = companies.get(key);
     if (weak && known !== undefined) known.events.push(event);
-    else put(companies, key, { key, properties: { ...properties, [keys.companyKey]: key }, events: [event] });
+    else
+      put(companies, key, {
+        key,
+        properties: { ...properties, [keys.companyKey]: key },
+        events: [event],
+        ...(carriedId !== undefined ? { carriedId } : {}),
+      });
     return key;
   };
   for (const { event, companies: companyRows, contacts: contactRows } of batch) {
     for (const row of companyRows) {
-      const properties = mappedProperties(row);
-      if (company(event, properties, row[shape.domain]) === undefined)
+      const properties = mappedProperties(row, shape.recordId);
+      if (
+        company(event, properties, row[shape.domain], false, carriedIdOf(row, shape.recordId)) === undefined
+      )
         skipped.push({ object: 'companies', event, reason: 'no usable domain' });
     }
     for (const row of contactRows) {
       const status = row[shape.jobChangeStatus]?.trim() ?? '';
-      let properties = mappedProperties(row);
+      let properties = mappedProperties(row, shape.recordId);
+      const carriedId = carriedIdOf(row, shape.recordId);
       const email = normalizeEmail(row[shape.email]);
       const linkedin = normalizeLinkedinUrl(row[shape.linkedinUrl]);
       if (email === undefined && linkedin === undefined) {
@@ -162,6 +190,9 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         status,
         companyKey,
         events: [event],
+        email,
+        linkedinUrl: linkedin,
+        ...(carriedId !== undefined ? { carriedId } : {}),
       });
     }
   }

@@ -6,9 +6,10 @@
  */
 import type { FieldDefinition } from './check-values.js';
 import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
+import { type FindInput, findExisting, type RecordIdStore } from './find-existing.js';
 import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
 import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
-import { chunksOf, type WriteOutcome, writeRecords } from './write-records.js';
+import { chunksOf, type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
 
 /** How a destination writes. */
 export interface SyncSettings {
@@ -44,12 +45,67 @@ function fail(failed: Map<number, string>, events: readonly number[], error: str
   for (const event of events) if (!failed.has(event)) failed.set(event, error);
 }
 
+/** What `writeFound` needs of a batch's run. */
+interface RunContext {
+  readonly adapter: CrmAdapter;
+  readonly store: RecordIdStore | undefined;
+  readonly definitions: (object: CrmObject) => Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
+  readonly dryRun: boolean;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Writes one object's records of one idProperty: each first looked for in the CRM (find-existing.ts), an
+ * ambiguous one failed with the candidates' ids and not written; the ids written or found are recorded.
+ * Outcomes in `inputs` order.
+ */
+async function writeFound(
+  run: RunContext,
+  object: CrmObject,
+  inputs: ReadonlyArray<WriteInput & { readonly find: FindInput }>,
+): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
+  const { adapter, store, dryRun, signal } = run;
+  const found = await findExisting({
+    adapter,
+    store,
+    object,
+    inputs: inputs.map((input) => input.find),
+    signal,
+  });
+  const writable = inputs.filter((input) => found.get(input.key)?.kind !== 'ambiguous');
+  const written = await writeRecords({
+    adapter,
+    object,
+    inputs: writable.map(({ find: _, ...input }) => {
+      const it = found.get(input.key);
+      return it?.kind === 'id' ? { ...input, id: it.id } : input;
+    }),
+    definitions: await run.definitions(object),
+    dryRun,
+    signal,
+  });
+  const byKey = new Map(writable.map((input, at) => [input.key, written.outcomes[at]!]));
+  const ids = new Map<string, string>();
+  for (const [key, outcome] of byKey)
+    if (outcome.action !== 'failed' && outcome.id !== undefined) ids.set(key, outcome.id);
+  if (!dryRun) await store?.record(object, ids);
+  const outcomes = inputs.map((input): WriteOutcome => {
+    const it = found.get(input.key);
+    if (it?.kind !== 'ambiguous') return byKey.get(input.key)!;
+    const error = `ambiguous: ${adapter.name} holds ${it.ids.length} ${object} for it (${it.ids.join(', ')}); none adopted: merge them, then replay`;
+    return { action: 'failed', id: undefined, changes: [], warnings: [], error };
+  });
+  return { outcomes, calls: written.calls };
+}
+
 /** Writes (or, with `dryRun`, plans) a mapped batch. Throws CrmError for trouble that is not a record's. */
 export async function syncBatch(options: {
   readonly adapter: CrmAdapter;
   readonly batch: MappedBatch;
   readonly settings: SyncSettings;
   readonly definitions: (object: CrmObject) => Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
+  /** Where the record ids found are kept; undefined: every sync looks again. */
+  readonly store?: RecordIdStore | undefined;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
 }): Promise<SyncReport> {
@@ -85,19 +141,24 @@ export async function syncBatch(options: {
 
   const companyIds = new Map<string, string | undefined>();
   let calls = 0;
-  const { outcomes: companyOutcomes, calls: companyCalls } = await writeRecords({
-    adapter,
-    object: 'companies',
-    inputs: batch.companies.map((record) => ({
+  const run: RunContext = { adapter, store: options.store, definitions: options.definitions, dryRun, signal };
+  const { outcomes: companyOutcomes, calls: companyCalls } = await writeFound(
+    run,
+    'companies',
+    batch.companies.map((record) => ({
       idProperty: settings.keys.companyKey,
       key: record.key,
       properties: record.properties,
       policyOf: plain,
+      find: {
+        idProperty: settings.keys.companyKey,
+        key: record.key,
+        carriedId: record.carriedId,
+        readFirst: false,
+        lookups: [{ field: 'domain', value: record.key }],
+      },
     })),
-    definitions: await options.definitions('companies'),
-    dryRun,
-    signal,
-  });
+  );
   calls += companyCalls;
   batch.companies.forEach((record, index) => {
     const outcome = companyOutcomes[index]!;
@@ -107,13 +168,12 @@ export async function syncBatch(options: {
 
   const inWrite = adapter.links === 'in-write';
   const contactIds = new Map<ContactRecord, string | undefined>();
-  const contactDefinitions = await options.definitions('contacts');
   for (const idProperty of new Set(batch.contacts.map((record) => record.idProperty))) {
     const group = batch.contacts.filter((record) => record.idProperty === idProperty);
-    const written = await writeRecords({
-      adapter,
-      object: 'contacts',
-      inputs: group.map((record) => ({
+    const written = await writeFound(
+      run,
+      'contacts',
+      group.map((record) => ({
         idProperty,
         key: record.key,
         properties: record.properties,
@@ -121,11 +181,23 @@ export async function syncBatch(options: {
         ...(inWrite && record.companyKey !== undefined && companyIds.has(record.companyKey)
           ? { company: { key: record.companyKey, id: companyIds.get(record.companyKey) } }
           : {}),
+        find: {
+          idProperty,
+          key: record.key,
+          carriedId: record.carriedId,
+          readFirst: record.email === record.key,
+          lookups: [
+            // An e-mail key is the CRM's own e-mail field: the read by key already looked there.
+            ...(record.email !== undefined && record.email !== record.key
+              ? [{ field: 'email' as const, value: record.email }]
+              : []),
+            ...(record.linkedinUrl !== undefined
+              ? [{ field: 'linkedinUrl' as const, value: record.linkedinUrl }]
+              : []),
+          ],
+        },
       })),
-      definitions: contactDefinitions,
-      dryRun,
-      signal,
-    });
+    );
     calls += written.calls;
     group.forEach((record, index) => {
       const outcome = written.outcomes[index]!;

@@ -26,7 +26,12 @@ export async function attemptResultOf(
       return { outcome: 'wait', status: status ?? 429, error: reason, waitMs: trouble.waitMs };
     }
     case 'pause':
-      return { outcome: 'pause', status: status ?? 0, error: trouble.error };
+      // Only the lane pauses the destination: a command's check or setup says what to fix, not to resume.
+      return {
+        outcome: 'pause',
+        status: status ?? 0,
+        error: `${trouble.error} Paused until resumed: hooksync destinations resume ${name}`,
+      };
     case 'retry':
       return {
         outcome: 'retry',

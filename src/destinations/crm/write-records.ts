@@ -17,6 +17,8 @@ export interface WriteInput {
   readonly policyOf: (property: string) => FieldPolicy;
   /** Its company, for a CRM that links in the contact's own write. */
   readonly company?: WriteRequest['company'];
+  /** The CRM record it is (carried, or adopted): written by this id, never created. */
+  readonly id?: string | undefined;
 }
 
 /** What became of one record. */
@@ -39,7 +41,7 @@ export function chunksOf<T>(items: readonly T[], size: number): T[][] {
 async function readHeld(
   adapter: CrmAdapter,
   object: CrmObject,
-  idProperty: string,
+  idProperty: string | undefined,
   keys: readonly string[],
   properties: readonly string[],
   signal: AbortSignal,
@@ -77,38 +79,33 @@ export async function writeRecords(options: {
       (name) => name !== idProperty && input.policyOf(name) === 'fill-empty',
     ),
   );
-  let calls = mustRead ? Math.ceil(inputs.length / readBatch) : 0;
-  const held =
-    mustRead || options.dryRun
-      ? await readHeld(
-          adapter,
-          object,
-          idProperty,
-          inputs.map((input) => input.key),
-          wanted,
-          signal,
-        )
-      : undefined;
+  const byKey = inputs.filter((input) => input.id === undefined).map((input) => input.key);
+  const byId = inputs.flatMap((input) => (input.id === undefined ? [] : [input.id]));
+  const reads = mustRead || options.dryRun;
+  let calls = mustRead ? Math.ceil(byKey.length / readBatch) + Math.ceil(byId.length / readBatch) : 0;
+  const held = reads ? await readHeld(adapter, object, idProperty, byKey, wanted, signal) : undefined;
+  const heldById = reads ? await readHeld(adapter, object, undefined, byId, wanted, signal) : undefined;
   const outcomes: WriteOutcome[] = [];
   const pending: Array<{ index: number; request: WriteRequest }> = [];
   inputs.forEach((input, index) => {
-    const current = held?.get(input.key);
+    const current = input.id === undefined ? held?.get(input.key) : heldById?.get(input.id);
     const plan = planWrite({
       desired: checked[index]!.properties,
       current: current?.properties,
-      exists: current !== undefined,
+      // A record found by its id is there: updated, never created (a stale id fails the write).
+      exists: current !== undefined || input.id !== undefined,
       keyProperty: idProperty,
       policyOf: input.policyOf,
     });
     const warnings = checked[index]!.warnings;
-    outcomes[index] = { action: plan.action, id: current?.id, changes: plan.changes, warnings };
+    outcomes[index] = { action: plan.action, id: current?.id ?? input.id, changes: plan.changes, warnings };
     if (plan.action !== 'skip')
       pending.push({
         index,
         request: {
           idProperty,
           key: input.key,
-          id: current?.id,
+          id: input.id,
           properties: plan.properties,
           ...(input.company !== undefined ? { company: input.company } : {}),
         },

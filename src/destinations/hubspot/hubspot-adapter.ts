@@ -14,6 +14,7 @@ import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } from '../crm/crm-adapter.js';
 import type { CrmAnswer } from '../crm/crm-http.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
+import { searchHubSpot } from './hubspot-search.js';
 
 /** contact→company association types (HubSpot-defined): unlabeled, and primary for a moved contact. */
 export const CONTACT_TO_COMPANY = 279;
@@ -70,32 +71,56 @@ function keyOf(record: HeldRecord, idProperty: string, keys: readonly string[]):
 /** Creates the adapter over `client`. */
 export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
   const read: CrmAdapter['read'] = async (object, idProperty, keys, wanted, signal) => {
+    if (keys.length === 0) return new Map();
     const call = `POST /crm/v3/objects/${object}/batch/read`;
     const extra = object === 'contacts' && idProperty === 'email' ? ['hs_additional_emails'] : [];
     const answer = await client.request(
       'POST',
       `/crm/v3/objects/${object}/batch/read`,
       {
-        idProperty,
+        // Without idProperty the keys are record ids.
+        ...(idProperty !== undefined ? { idProperty } : {}),
         inputs: keys.map((key) => ({ id: key })),
-        properties: [...new Set([...wanted, idProperty, ...extra])],
+        properties: [...new Set([...wanted, ...(idProperty !== undefined ? [idProperty] : []), ...extra])],
         propertiesWithHistory: [],
       },
       signal,
     );
     const found = new Map<string, HeldRecord>();
     for (const record of checkAnswer(batchSchema, answer, { crm: 'HubSpot', call }).results) {
-      const key = keyOf(record, idProperty, keys);
+      const key =
+        idProperty === undefined ? keys.find((id) => id === record.id) : keyOf(record, idProperty, keys);
       if (key !== undefined) found.set(key, { id: record.id, properties: record.properties });
     }
     return found;
   };
 
-  const write = async (
+  /** Records found by id (carried, adopted) are updated by it: batch/update, a 207 naming the ids refused. */
+  const update = async (object: CrmObject, requests: readonly WriteRequest[], signal: AbortSignal) => {
+    const call = `POST /crm/v3/objects/${object}/batch/update`;
+    const answer = await client.request(
+      'POST',
+      `/crm/v3/objects/${object}/batch/update`,
+      { inputs: requests.map((request) => ({ id: request.id!, properties: request.properties })) },
+      signal,
+    );
+    const body = checkAnswer(batchSchema, answer, { crm: 'HubSpot', call });
+    const refused = new Map<string, string>();
+    for (const item of body.errors)
+      for (const id of item.context?.ids ?? []) refused.set(id, item.message ?? 'refused by HubSpot');
+    const done = new Set(body.results.map((result) => result.id));
+    return requests.map((request): WriteResult => {
+      if (done.has(request.id!)) return { ok: true, id: request.id!, created: false };
+      return { ok: false, error: refused.get(request.id!) ?? `HubSpot did not update record ${request.id}` };
+    });
+  };
+
+  const upsert = async (
     object: CrmObject,
     requests: readonly WriteRequest[],
     signal: AbortSignal,
   ): Promise<WriteResult[]> => {
+    if (requests.length === 0) return [];
     const idProperty = requests[0]!.idProperty;
     const call = `POST /crm/v3/objects/${object}/batch/upsert`;
     const answer = await client.request(
@@ -150,12 +175,24 @@ export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
     });
   };
 
+  const write = async (object: CrmObject, requests: readonly WriteRequest[], signal: AbortSignal) => {
+    const byId = requests.filter((request) => request.id !== undefined);
+    const byKey = requests.filter((request) => request.id === undefined);
+    const updated = byId.length === 0 ? [] : await update(object, byId, signal);
+    const upserted = await upsert(object, byKey, signal);
+    return requests.map((request) =>
+      request.id !== undefined ? updated[byId.indexOf(request)]! : upserted[byKey.indexOf(request)]!,
+    );
+  };
+
   return {
     name: 'HubSpot',
     limits: { writeBatch: HUBSPOT_BATCH_LIMIT, readBatch: HUBSPOT_BATCH_LIMIT },
     links: 'separate-call',
     read,
     write,
+    search: (object, field, values, keyProperty, signal) =>
+      searchHubSpot(client, object, field, values, keyProperty, signal),
     async link(links, signal) {
       const answer = await client.request(
         'POST',

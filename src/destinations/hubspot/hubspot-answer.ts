@@ -87,7 +87,7 @@ export function classifyTrouble(options: {
     return { kind: 'retry', error, retryAfterMs: Math.max(LOCKED_PAUSE_MS, retryAfterMs ?? 0) };
   if (status === 401) {
     const where = options.tokenEnv === undefined ? 'the token' : `the token in ${options.tokenEnv}`;
-    return { kind: 'pause', error: `HubSpot refused ${where} (401): replace it, then resume. ${error}` };
+    return { kind: 'pause', error: `HubSpot refused ${where} (401): replace it. ${error}` };
   }
   if (status === 403) {
     const scopes = (body?.errors ?? []).flatMap((item) => item.context?.requiredGranularScopes ?? []);
@@ -95,7 +95,7 @@ export function classifyTrouble(options: {
       scopes.length > 0 ? `missing scope ${[...new Set(scopes)].join(', ')}` : 'a scope is missing';
     return {
       kind: 'pause',
-      error: `HubSpot refused the private app or service key (403, ${missing}): grant it, then resume. ${error}`,
+      error: `HubSpot refused the private app or service key (403, ${missing}): grant it. ${error}`,
     };
   }
   if (status >= 500 || status === 408)

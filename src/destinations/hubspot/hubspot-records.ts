@@ -25,6 +25,7 @@ export const HUBSPOT_SHAPE: RecordShape = {
   contactCompany: 'company',
   movedFields: MOVED_FIELDS,
   leftFields: LEFT_FIELDS,
+  recordId: 'Record ID',
 };
 
 /** Maps a batch's rows to HubSpot records (see `crm/map-records.ts`). */

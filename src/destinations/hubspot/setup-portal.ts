@@ -8,33 +8,17 @@
  * its own limit by the client. With `dryRun`, only reads: says what it would create and adopt.
  */
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { exportRows, templateHeader } from '../../export/export-rows.js';
 import type { Database } from '../../storage/database.js';
-import { checkAnswer } from '../crm/check-answer.js';
 import type { FieldDefinition } from '../crm/check-values.js';
+import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
 import type { CrmTemplates } from '../crm/crm-rows.js';
 import { COMPANY_DOMAIN_COLUMN, type CrmKeys } from '../crm/map-records.js';
 import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
 import type { SetupReport } from '../crm/setup-report.js';
 import { readDefinitions } from './hubspot-adapter.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
-
-/** Domains per search call (one IN filter) and results per page: HubSpot's search limits. */
-export const SEARCH_VALUES = 100;
-export const SEARCH_PAGE = 200;
-/** Results one search query reaches at most: HubSpot answers 400 past them, so paging stops there. */
-export const SEARCH_RESULTS_LIMIT = 10_000;
-
-const searchSchema = z.object({
-  results: z.array(
-    z.object({
-      id: z.union([z.string(), z.number()]).transform(String),
-      properties: z.record(z.string(), z.string().nullable()).default({}),
-    }),
-  ),
-  paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
-});
+import { LINKEDIN_PROPERTY, searchHubSpot } from './hubspot-search.js';
 
 /** The properties the mapping writes that HubSpot does not define: hooksync_* and the keys. */
 function wantedProperties(templates: CrmTemplates, keys: CrmKeys) {
@@ -69,9 +53,6 @@ async function storedDomains(db: Kysely<Database>, templates: CrmTemplates): Pro
   return [...domains].sort();
 }
 
-/** The portal's contact property for a LinkedIn profile URL (the `hubspot-contacts` template writes it). */
-const LINKEDIN_PROPERTY = 'hs_linkedin_url';
-
 /** The normalized LinkedIn URLs of the contacts the destination would key by them (those without an e-mail). */
 async function storedLinkedinUrls(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
   const header = templateHeader(templates.contacts);
@@ -83,21 +64,6 @@ async function storedLinkedinUrls(db: Kysely<Database>, templates: CrmTemplates)
     if (url !== undefined) urls.add(url);
   }
   return [...urls].sort();
-}
-
-/** How a portal commonly spells a profile URL that normalizes to `url` (https://www.linkedin.com/in/slug). */
-function linkedinSpellings(url: string): string[] {
-  const bare = url.replace(/^https:\/\/www\./, '');
-  return [
-    url,
-    `${url}/`,
-    `https://${bare}`,
-    `http://www.${bare}`,
-    `www.${bare}`,
-    `www.${bare}/`,
-    bare,
-    `${bare}/`,
-  ];
 }
 
 /** Runs setup against the portal. */
@@ -156,12 +122,9 @@ export async function setupPortal(options: {
     client,
     {
       object: 'companies',
-      searchProperty: 'domain',
+      field: 'domain',
       keyProperty: keys.companyKey,
       keys: await storedDomains(options.db, options.templates),
-      // The portal's own spellings (www.) are what the search must also find.
-      spellings: (domain) => [domain, `www.${domain}`],
-      normalize: normalizeDomain,
     },
     dryRun,
     signal,
@@ -173,11 +136,9 @@ export async function setupPortal(options: {
     client,
     {
       object: 'contacts',
-      searchProperty: LINKEDIN_PROPERTY,
+      field: 'linkedinUrl',
       keyProperty: keys.contactKey,
       keys: await storedLinkedinUrls(options.db, options.templates),
-      spellings: linkedinSpellings,
-      normalize: normalizeLinkedinUrl,
     },
     dryRun,
     signal,
@@ -188,22 +149,19 @@ export async function setupPortal(options: {
   return report;
 }
 
-/** One kind of record setup adopts: the stored keys, how the portal may spell them, and where. */
+/** One kind of record setup adopts: the stored keys, the field they are searched by, and the key property. */
 interface Adoption {
-  readonly object: 'companies' | 'contacts';
-  /** The portal's property that holds the value a key is made from (domain, hs_linkedin_url). */
-  readonly searchProperty: string;
+  readonly object: CrmObject;
+  readonly field: SearchField;
   /** The destination's unique key property, stamped on an adopted record. */
   readonly keyProperty: string;
   /** Normalized keys of what the destination would write, sorted. */
   readonly keys: readonly string[];
-  readonly spellings: (key: string) => string[];
-  readonly normalize: (value: string | undefined) => string | undefined;
 }
 
 /**
- * Finds the records the portal holds for `keys` (search by the spellings, 100 values per call), and stamps the
- * key on each record matched alone and not keyed yet (unless `dryRun`); two or more matches are ambiguous.
+ * Finds the records the portal holds for `keys` (hubspot-search.ts), and stamps the key on each record
+ * matched alone and not keyed yet (unless `dryRun`); two or more matches are ambiguous.
  */
 async function adopt(
   client: HubSpotClient,
@@ -220,47 +178,19 @@ async function adopt(
     ambiguous: [] as Array<{ key: string; ids: string[] }>,
     alreadyKeyed: 0,
   };
-  const perCall = Math.max(1, Math.floor(SEARCH_VALUES / adoption.spellings('x').length));
-  for (let at = 0; at < adoption.keys.length; at += perCall) {
-    const wanted = new Set(adoption.keys.slice(at, at + perCall));
-    const values = [...wanted].flatMap(adoption.spellings);
-    const found = new Map<string, Array<{ id: string; keyed: boolean }>>();
-    let after: string | undefined;
-    let seen = 0;
-    let more = false;
-    do {
-      const call = `POST /crm/v3/objects/${adoption.object}/search`;
-      const answer = await client.request(
-        'POST',
-        `/crm/v3/objects/${adoption.object}/search`,
-        {
-          filterGroups: [{ filters: [{ propertyName: adoption.searchProperty, operator: 'IN', values }] }],
-          properties: [adoption.searchProperty, adoption.keyProperty],
-          limit: SEARCH_PAGE,
-          ...(after !== undefined ? { after } : {}),
-        },
-        signal,
-      );
-      const body = checkAnswer(searchSchema, answer, { crm: 'HubSpot', call });
-      for (const record of body.results) {
-        const key = adoption.normalize(record.properties[adoption.searchProperty] ?? undefined);
-        if (key === undefined || !wanted.has(key)) continue;
-        const keyed = (record.properties[adoption.keyProperty] ?? '') !== '';
-        const held = found.get(key);
-        if (held === undefined) found.set(key, [{ id: record.id, keyed }]);
-        else held.push({ id: record.id, keyed });
-      }
-      seen += body.results.length;
-      after = body.paging?.next?.after;
-      // HubSpot answers 400 past 10,000 results of one query: what lies beyond is not reachable by paging.
-      more = after !== undefined && body.results.length > 0 && seen + SEARCH_PAGE <= SEARCH_RESULTS_LIMIT;
-    } while (more);
-    for (const [key, records] of found) {
-      if (records.some((record) => record.keyed)) result.alreadyKeyed += 1;
-      else if (records.length > 1)
-        result.ambiguous.push({ key, ids: records.map((record) => record.id).sort() });
-      else result.adopted.push({ key, id: records[0]!.id });
-    }
+  const found = await searchHubSpot(
+    client,
+    adoption.object,
+    adoption.field,
+    adoption.keys,
+    adoption.keyProperty,
+    signal,
+  );
+  for (const [key, records] of found) {
+    if (records.some((record) => record.key !== undefined)) result.alreadyKeyed += 1;
+    else if (records.length > 1)
+      result.ambiguous.push({ key, ids: records.map((record) => record.id).sort() });
+    else result.adopted.push({ key, id: records[0]!.id });
   }
   if (!dryRun) {
     const stamps = result.adopted.map(({ key, id }) => ({ id, properties: { [adoption.keyProperty]: key } }));

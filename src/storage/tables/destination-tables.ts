@@ -64,11 +64,23 @@ export interface OutboxEventsTable {
   delivered_at: string | null;
 }
 
+/** A record id a CRM destination's CRM holds for a key (migration 016): found or written once, never searched again. */
+export interface CrmRecordIdsTable {
+  destination: string;
+  /** `companies` or `contacts`. */
+  object: string;
+  /** The normalized key: a domain, an e-mail, a LinkedIn URL. */
+  key: string;
+  record_id: string;
+  recorded_at: string;
+}
+
 /** These tables as Kysely sees them (a group of storage/database.ts's Database). */
 export interface DestinationTables {
   destinations: DestinationsTable;
   destination_kinds: DestinationKindsTable;
   destination_counters: DestinationCountersTable;
   destination_pace: DestinationPaceTable;
+  crm_record_ids: CrmRecordIdsTable;
   outbox_events: OutboxEventsTable;
 }

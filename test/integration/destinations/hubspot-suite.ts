@@ -450,7 +450,11 @@ export function defineHubSpotSuite(provision: Provision): void {
       hs
         .calls()
         .slice(callsBefore)
-        .every((call) => call.path.endsWith('/batch/read') || call.method === 'GET'),
+        // Reads only: batch reads, property definitions, and the search that looks for records to adopt.
+        .every(
+          (call) =>
+            call.path.endsWith('/batch/read') || call.path.endsWith('/search') || call.method === 'GET',
+        ),
     ).toBe(true);
     const acme = report.records.find((r) => r.key === 'acme-robotics.com')!;
     expect(acme.action).toBe('update');

@@ -21,7 +21,7 @@ export function registerTestCommand(destinations: Command, ctx: CliContext): voi
   test.action(async (name: string, flags: CommonFlags) => {
     // The check runs while the database is open: a destination may keep state there (a CRM
     // destination's shared pace and counters).
-    const result = await withDestinations(
+    const { result, check } = await withDestinations(
       ctx,
       flags,
       async (database, all) => {
@@ -32,15 +32,22 @@ export function registerTestCommand(destinations: Command, ctx: CliContext): voi
             `${name} is a ${configured.type} destination: it has nothing to ping (try destinations deliver)`,
           );
         }
-        return destination.ping(AbortSignal.timeout(configured.dispatch!.timeoutMs));
+        const { canDryRun } = await import('../../../destinations/crm/crm-destination.js');
+        const result = await destination.ping(AbortSignal.timeout(configured.dispatch!.timeoutMs));
+        return { result, check: canDryRun(destination) };
       },
       // The README's setup pings a destination before serve has ever run.
       { create: true },
     );
+    // A CRM destination is checked by a read (it has no ping to send): say what the read proved.
     if (result.outcome === 'delivered') {
-      writeLine(ctx.stdout, `${name}: ping delivered (HTTP ${result.status})`);
+      const what = check ? `checked: ${result.detail ?? 'the CRM answered'}` : 'ping delivered';
+      writeLine(ctx.stdout, `${name}: ${what} (HTTP ${result.status})`);
       return;
     }
-    throw new CliError(`${name}: ping not delivered: ${result.error}`, EXIT_FAILURE);
+    throw new CliError(
+      `${name}: ${check ? 'check failed' : 'ping not delivered'}: ${result.error}`,
+      EXIT_FAILURE,
+    );
   });
 }
