@@ -12,7 +12,7 @@ import { type RunningReceiver, startReceiver } from '../../../src/server/start-r
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { BUILT_STORE_WORKER } from '../../helpers/ensure-built.js';
-import { launchJobs } from './helpers/sim-jobs.js';
+import { launchJobs, trackJobs } from './helpers/sim-jobs.js';
 
 describe('reconcile counters on /metrics', () => {
   let dir: string;
@@ -52,19 +52,7 @@ describe('reconcile counters on /metrics', () => {
 
     // Callbacks that never arrive: launched without a webhook_url, tracked, then recovered by the CLI.
     const jobs = await launchJobs(sim, 5);
-    await runCliCaptured(
-      [
-        'track',
-        '--kind',
-        'search_contact',
-        ...jobs.filter((j) => j.kind === 'search_contact').map((j) => j.job_id),
-      ],
-      { env },
-    );
-    await runCliCaptured(
-      ['track', '--kind', 'job_change', ...jobs.filter((j) => j.kind === 'job_change').map((j) => j.job_id)],
-      { env },
-    );
+    await trackJobs(jobs, env);
     const run = await runCliCaptured(['reconcile', '--older-than', '0s', '--json'], { env });
     expect(JSON.parse(run.stdout)).toMatchObject({
       status: 'completed',
