@@ -233,12 +233,18 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
 
   return {
     submit,
-    async store(input) {
-      if (closed) throw closedError();
+    store(input) {
+      // Not an async function, which would keep the input (the envelope's text and tree) alive until
+      // the commit: the prepared job is all the batch needs.
+      if (closed) return Promise.reject(closedError());
       const atMs = now();
-      const job = prepareJob(input, atMs);
-      const result = await submit({ type: 'job', job, atMs });
-      return result!;
+      let job: PreparedJob;
+      try {
+        job = prepareJob(input, atMs);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return submit({ type: 'job', job, atMs }) as Promise<StoreResult>;
     },
     async quarantine(input) {
       if (closed) throw closedError();
