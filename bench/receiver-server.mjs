@@ -190,7 +190,7 @@ async function startNaive({ databaseUrl, publicJwk }) {
   };
 }
 
-async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl, hubspot }) {
+async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl, hubspot, env }) {
   const dist = otherDist
     ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
     : new URL('../dist/', import.meta.url);
@@ -205,6 +205,8 @@ async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinatio
     HOOKSYNC_HOST: '127.0.0.1',
     HOOKSYNC_PORT: '0',
     HOOKSYNC_LOG_LEVEL: 'silent',
+    // e.g. HOOKSYNC_MEMORY_MB (the variant hooksync-ceiling)
+    ...env,
   });
   // Loaded only when asked for: a --base-dist build from before destinations has no such module.
   const destinations =

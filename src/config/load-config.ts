@@ -6,6 +6,7 @@
 
 import { JWKS_PATH } from '../contract/webhook-signature.js';
 import { ConfigError } from '../errors.js';
+import { loadMemoryCeiling, type MemoryCeiling } from './load-memory-ceiling.js';
 import { loadReceiverLimits, type ReceiverLimitSettings } from './load-receiver-limits.js';
 
 export const DEFAULT_DATABASE_URL = './hooksync.db';
@@ -56,27 +57,30 @@ export interface HooksyncConfig {
   readonly destinationsFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
+  /** HOOKSYNC_MEMORY_MB, else the container's memory limit, else none (see load-memory-ceiling.ts). */
+  readonly memoryCeiling: MemoryCeiling;
 }
 
 /** Which variable each config field is read from. */
-export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 'receiverLimits'>, string>> =
-  Object.freeze({
-    apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
-    apiKey: 'HOOKSYNC_API_KEY',
-    databaseUrl: 'HOOKSYNC_DATABASE_URL',
-    host: 'HOOKSYNC_HOST',
-    port: 'HOOKSYNC_PORT',
-    jwksUrl: 'HOOKSYNC_JWKS_URL',
-    unsigned: 'HOOKSYNC_UNSIGNED',
-    adminToken: 'HOOKSYNC_ADMIN_TOKEN',
-    logLevel: 'HOOKSYNC_LOG_LEVEL',
-    uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
-    allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
-    publicUrl: 'HOOKSYNC_PUBLIC_URL',
-    searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
-    jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
-    destinationsFile: 'HOOKSYNC_DESTINATIONS',
-  });
+export const CONFIG_VARIABLES: Readonly<
+  Record<Exclude<keyof HooksyncConfig, 'receiverLimits' | 'memoryCeiling'>, string>
+> = Object.freeze({
+  apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
+  apiKey: 'HOOKSYNC_API_KEY',
+  databaseUrl: 'HOOKSYNC_DATABASE_URL',
+  host: 'HOOKSYNC_HOST',
+  port: 'HOOKSYNC_PORT',
+  jwksUrl: 'HOOKSYNC_JWKS_URL',
+  unsigned: 'HOOKSYNC_UNSIGNED',
+  adminToken: 'HOOKSYNC_ADMIN_TOKEN',
+  logLevel: 'HOOKSYNC_LOG_LEVEL',
+  uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
+  allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
+  publicUrl: 'HOOKSYNC_PUBLIC_URL',
+  searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
+  jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
+  destinationsFile: 'HOOKSYNC_DESTINATIONS',
+});
 
 /** Values given on the command line; each wins over its variable. */
 export type ConfigOverrides = {
@@ -113,6 +117,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     uiSessionMinutes: minutes(raw('uiSessionMinutes')),
     allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
+    memoryCeiling: loadMemoryCeiling(env),
     // No secret travels to the public URL (it is only named in webhook_url), so plain http is the user's call.
     publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),

@@ -110,7 +110,9 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   const db = deps.database?.db;
   const now = deps.now ?? Date.now;
   const limits = resolveDeliveryLimits(deps.limits);
-  const budget = createBodyBudget(limits.bodyBudgetBytes);
+  const budget = createBodyBudget(limits.bodyBudgetBytes, () =>
+    metrics?.memoryRefusals.inc({ budget: 'bodies' }),
+  );
   let unverified = 0;
   const quarantine = createQuarantinePolicy({
     store,

@@ -36,6 +36,7 @@ import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
 import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
 import { MIN_ADMIN_TOKEN_LENGTH } from './admin-access/min-admin-token-length.js';
 import { createAdminRouter } from './create-admin-router.js';
+import { planMemory } from './memory-plan.js';
 import { createStatusPageRouter } from './status-page/create-status-page-router.js';
 
 /** How often delivery records of expired tokens are deleted. */
@@ -111,12 +112,15 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       'serve needs HOOKSYNC_JWKS_URL or HOOKSYNC_API_BASE_URL to fetch the webhook key set',
     );
   }
+  // The budgets below, sized from the memory ceiling (issue 29).
+  const memory = planMemory(config.memoryCeiling.bytes);
   const client =
     config.apiBaseUrl !== undefined && config.apiKey !== undefined
       ? createClient({
           baseUrl: config.apiBaseUrl,
           apiKey: config.apiKey,
           logger,
+          maxResponseBytes: memory.maxResponseBytes,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })
       : undefined;
@@ -166,6 +170,13 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });
+    for (const [budget, bytes] of Object.entries({
+      ceiling: memory.ceilingBytes,
+      ...memory.budgets,
+      bodies_admitted: memory.bodyBudgetBytes,
+    })) {
+      if (bytes !== undefined) metrics.memoryBudget.set({ budget }, bytes);
+    }
     const onWorker = (options.storeThread ?? 'worker') === 'worker' && config.databaseUrl !== ':memory:';
     const workerStore = onWorker
       ? await startWorkerJobStore({
@@ -173,6 +184,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           now,
           logger,
           onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
+          heldChars: memory.heldChars,
+          resourceLimits: memory.storeWorkerLimits,
           ...(options.storeWorkerUrl ? { workerUrl: options.storeWorkerUrl } : {}),
         })
       : undefined;
@@ -227,6 +240,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       ...(fetchFromFinder ? { fetchFromFinder } : {}),
       database,
       limits: {
+        bodyBudgetBytes: memory.bodyBudgetBytes,
+        bodyLimitBytes: memory.bodyLimitBytes,
         ...config.receiverLimits,
         ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
         ...options.limits,

@@ -65,6 +65,11 @@ export interface JobStoreDeps {
   readonly normalization?: NormalizationMode;
   /** Deferred: called after each normalizer batch with how many jobs got their rows. */
   readonly onNormalized?: (report: { normalized: number }) => void;
+  /**
+   * Deferred: how much the normalizer is handed in memory, in envelope characters (default
+   * {@link DEFAULT_HELD_CHARS}); `serve` derives it from its memory ceiling (the normalization queue's budget).
+   */
+  readonly heldChars?: number;
 }
 
 /** Counters of the store's group commit. */
@@ -168,7 +173,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   const now = deps.now ?? Date.now;
   const logger = deps.logger ?? pino({ level: 'silent' });
   const mode = deps.normalization ?? 'inline';
-  const held = mode === 'deferred' ? new HeldForNormalizer(DEFAULT_HELD_CHARS) : undefined;
+  const held = mode === 'deferred' ? new HeldForNormalizer(deps.heldChars ?? DEFAULT_HELD_CHARS) : undefined;
   const defer =
     mode === 'deferred' ? (job: PreparedJob) => job.envelopeChars > DEFAULT_DEFER_ABOVE_CHARS : undefined;
   let closed = false;
