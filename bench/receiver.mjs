@@ -218,6 +218,7 @@ try {
                 (result.check.unanswered ? `, unanswered ${result.check.unanswered}` : '')
               : '') +
             (result.onward !== undefined ? `  handed on ${formatInteger(result.onward)}` : '') +
+            `  peak MiB ${JSON.stringify(result.memoryPeaksMb)}` +
             (result.non2xx > 0 ? `  non-2xx ${JSON.stringify(result.byStatus)}` : '') +
             (result.internals
               ? `  batch ${result.internals.meanBatch.toFixed(1)}  queue ${result.internals.backlogStart}→${result.internals.backlogEnd}` +
@@ -323,6 +324,7 @@ async function runOne(name, timing) {
       poolExhausted: timed.poolExhausted,
       cpuMsPerRequest: stats.cpuMs / Math.max(1, timed.completed),
       maxRssMb: stats.maxRssMb,
+      memoryPeaksMb: stats.memoryPeaksMb,
       onward: variant.destination || variant.hubspot ? stats.onward : undefined,
       internals: stats.outcomes
         ? {

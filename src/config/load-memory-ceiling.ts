@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 /** The variable that sets the ceiling, in MiB. */
 export const MEMORY_CEILING_VARIABLE = 'HOOKSYNC_MEMORY_MB';
 /** Smallest ceiling accepted, MiB: below it the idle footprint alone would not fit. */
-export const MIN_MEMORY_CEILING_MB = 160;
+export const MIN_MEMORY_CEILING_MB = 224;
 /** Where the cgroup's limit is read: v2 first, then v1. */
 export const CGROUP_LIMIT_FILES = Object.freeze([
   '/sys/fs/cgroup/memory.max',

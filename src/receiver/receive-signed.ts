@@ -162,13 +162,12 @@ export async function completeSigned(
   });
 }
 
-/**
- * 429 + Retry-After when the body does not fit the memory budget. The connection stays open: node:http
- * discards the unread rest of the body (nothing of it is held), whereas closing while the sender is still
- * sending would reset the connection, and the sender could lose the answer with it (issue 29).
- */
+/** 429 + Retry-After when the body does not fit the memory budget; none of it is read (issue 29). */
 function overBudget(): DeliveryAnswer {
-  return retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later');
+  return {
+    ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later'),
+    connection: 'close',
+  };
 }
 
 function claimedForDisplay(signature: string): { claimedJobId?: string } {

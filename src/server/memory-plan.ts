@@ -23,13 +23,19 @@ import { DEFAULT_STORE_WORKER_LIMITS } from '../storage/job-store/worker-job-sto
 
 const MIB = 1024 * 1024;
 /**
- * What `serve` holds before any work: the node binary and libraries mapped from disk (~52 MB), both
- * threads' heaps with the code loaded, SQLite's two connections; measured with `bench/serve-idle.mjs`
- * (~130 MB after start and one delivery) plus a margin for the V8 heap's own slack under load.
+ * What `serve` holds whatever the budgets: ~140 MiB idle (the node binary and libraries mapped from disk,
+ * ~50 MiB; both threads' heaps with their code, the request thread's young generation grown to its 32 MiB
+ * at start; SQLite's two connections; measured with `bench/serve-idle.mjs`), and ~48 MiB that V8 lets
+ * garbage reach under load before it collects: above all the read buffers of bodies in flight and of the
+ * bodies it discards behind a 429 (array buffers, which V8 collects only past its external-memory limit).
+ * Measured with `bench/receiver.mjs` under the page flood (bench/RESULTS.md).
  */
-export const MEMORY_FLOOR_BYTES = 150 * MIB;
-/** Memory one body byte in flight costs on the request thread (see the module comment); measured. */
-export const BODY_BYTE_COST = 6;
+export const MEMORY_FLOOR_BYTES = 190 * MIB;
+/**
+ * Memory one body byte in flight costs on the request thread: the bytes, the text (two bytes a character
+ * for most pages), the parsed tree, the prepared job and its copy to the store's thread; measured.
+ */
+export const BODY_BYTE_COST = 5;
 /** The store worker's heap with its code loaded, before it holds any job. */
 const STORE_WORKER_FLOOR_MB = 24;
 /** Bytes of held rows per envelope character (a 530 K-character page's rows take ~0.2–0.3 MB). */
