@@ -56,7 +56,9 @@ serveChannel({
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs: performance.now() - (mark?.wallMs ?? 0),
       maxRssMb: process.resourceUsage().maxRSS / 1024,
-      memoryPeaksMb: Object.fromEntries(Object.entries(peaks).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)])),
+      memoryPeaksMb: Object.fromEntries(
+        Object.entries(peaks).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)]),
+      ),
       ...(running.stats ? await running.stats() : {}),
       backlogAtMark: mark?.backlog,
     };

@@ -9,7 +9,7 @@
  *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--env NAME=VALUE ...]
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
-import { createBenchKey, createTokenSigner, TOKEN_LIFETIME_SECONDS } from './lib/signing-key.mjs';
+import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -72,15 +72,7 @@ async function oneRun() {
     const afterStart = await status(child.pid);
     const jobId = randomUUID();
     const body = realisticReveal(random, jobId);
-    const iat = Math.floor(Date.now() / 1000);
-    const token = signer.sign({
-      iat,
-      exp: iat + TOKEN_LIFETIME_SECONDS,
-      jti: randomUUID(),
-      job_id: jobId,
-      body_hash: createHash('sha256').update(body).digest('base64url'),
-      body_hash_alg: 'sha-256',
-    });
+    const token = signer.signBody(body, jobId);
     const response = await fetch(`${url}/webhooks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-webhook-signature': token },

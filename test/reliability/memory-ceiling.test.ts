@@ -72,69 +72,67 @@ function peakResidentBytes(pid: number): number {
 }
 
 describe('the memory ceiling of hooksync serve', () => {
-  it(
-    `stays under HOOKSYNC_MEMORY_MB=${CEILING_MB} under a flood of large pages, answering what it cannot hold 429/500 and losing no 2xx`,
-    async () => {
-      const url = `${serve!.url}/webhooks`;
-      const answers: Array<FloodAnswer & { jobId: string }> = [];
-      let next = 0;
-      const sender = async (): Promise<void> => {
-        while (next < DELIVERIES) {
-          next += 1;
-          const jobId = randomUUID();
-          const body = Buffer.from(largePage(jobId));
-          const token = await signDelivery(body, {
-            key: fixture.key,
-            iat: Math.floor(Date.now() / 1000),
-            jobId,
-          });
-          const answer = await postBody(
-            url,
-            body,
-            { 'content-type': 'application/json', 'x-webhook-signature': token },
-            ANSWER_BOUND_MS,
-          );
-          answers.push({ ...answer, jobId });
-        }
-      };
-      await Promise.all(Array.from({ length: SENDERS }, sender));
-
-      const peak = peakResidentBytes(serve!.child.pid!);
-      const acknowledged = answers.filter((a) => a.status !== undefined && a.status >= 200 && a.status < 300);
-      const statuses: Record<string, number> = {};
-      for (const a of answers) {
-        const key = a.status === undefined ? a.ended : String(a.status);
-        statuses[key] = (statuses[key] ?? 0) + 1;
+  it(`stays under HOOKSYNC_MEMORY_MB=${CEILING_MB} under a flood of large pages, answering what it cannot hold 429/500 and losing no 2xx`, async () => {
+    const url = `${serve!.url}/webhooks`;
+    const answers: Array<FloodAnswer & { jobId: string }> = [];
+    let next = 0;
+    const sender = async (): Promise<void> => {
+      while (next < DELIVERIES) {
+        next += 1;
+        const jobId = randomUUID();
+        const body = Buffer.from(largePage(jobId));
+        const token = await signDelivery(body, {
+          key: fixture.key,
+          iat: Math.floor(Date.now() / 1000),
+          jobId,
+        });
+        const answer = await postBody(
+          url,
+          body,
+          { 'content-type': 'application/json', 'x-webhook-signature': token },
+          ANSWER_BOUND_MS,
+        );
+        answers.push({ ...answer, jobId });
       }
-      const metrics = await (await fetch(`${serve!.url}/metrics`)).text();
-      const refusals = Number(/^hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
-      const db = new Database(databaseUrl, { readonly: true, fileMustExist: true });
-      const stored = new Set(db.prepare('SELECT job_id FROM jobs').pluck().all() as string[]);
-      db.close();
-      recordReliabilityFigures('memory-ceiling', {
-        ceiling_mb: CEILING_MB,
-        peak_rss_mib: Math.round(peak / (1024 * 1024)),
-        deliveries: answers.length,
-        statuses,
-        memory_refusals: refusals,
-        stored: stored.size,
-      });
+    };
+    await Promise.all(Array.from({ length: SENDERS }, sender));
 
-      expect(answers).toHaveLength(DELIVERIES);
-      // The kernel's high-water mark of the whole process, start and flood included.
-      expect(peak).toBeLessThanOrEqual(CEILING_MB * 1024 * 1024);
-      // Every delivery got an answer, and every answer is a 2xx or one the service retries.
-      expect(Object.keys(statuses).every((status) => ['200', '429', '500'].includes(status))).toBe(true);
-      // The flood was more than the ceiling holds, and some of it was taken.
-      expect(statuses['429'] ?? 0).toBeGreaterThan(0);
-      expect(refusals).toBeGreaterThan(0);
-      expect(acknowledged.length).toBeGreaterThan(0);
-      // Acknowledged means stored. A job stored but answered 500 (its answer lost with a stopped store
-      // worker) is the one other way in: the sender retries it and gets a duplicate's 200.
-      expect(acknowledged.filter((a) => !stored.has(a.jobId))).toEqual([]);
-      const answeredAs = new Map(answers.map((a) => [a.jobId, a.status]));
-      expect([...stored].filter((jobId) => ![200, 500].includes(answeredAs.get(jobId) ?? 0))).toEqual([]);
-    },
-    300_000,
-  );
+    const peak = peakResidentBytes(serve!.child.pid!);
+    const acknowledged = answers.filter((a) => a.status !== undefined && a.status >= 200 && a.status < 300);
+    const statuses: Record<string, number> = {};
+    for (const a of answers) {
+      const key = a.status === undefined ? a.ended : String(a.status);
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    }
+    const metrics = await (await fetch(`${serve!.url}/metrics`)).text();
+    const refusals = Number(
+      /^hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/m.exec(metrics)?.[1] ?? 0,
+    );
+    const db = new Database(databaseUrl, { readonly: true, fileMustExist: true });
+    const stored = new Set(db.prepare('SELECT job_id FROM jobs').pluck().all() as string[]);
+    db.close();
+    recordReliabilityFigures('memory-ceiling', {
+      ceiling_mb: CEILING_MB,
+      peak_rss_mib: Math.round(peak / (1024 * 1024)),
+      deliveries: answers.length,
+      statuses,
+      memory_refusals: refusals,
+      stored: stored.size,
+    });
+
+    expect(answers).toHaveLength(DELIVERIES);
+    // The kernel's high-water mark of the whole process, start and flood included.
+    expect(peak).toBeLessThanOrEqual(CEILING_MB * 1024 * 1024);
+    // Every delivery got an answer, and every answer is a 2xx or one the service retries.
+    expect(Object.keys(statuses).every((status) => ['200', '429', '500'].includes(status))).toBe(true);
+    // The flood was more than the ceiling holds, and some of it was taken.
+    expect(statuses['429'] ?? 0).toBeGreaterThan(0);
+    expect(refusals).toBeGreaterThan(0);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    // Acknowledged means stored. A job stored but answered 500 (its answer lost with a stopped store
+    // worker) is the one other way in: the sender retries it and gets a duplicate's 200.
+    expect(acknowledged.filter((a) => !stored.has(a.jobId))).toEqual([]);
+    const answeredAs = new Map(answers.map((a) => [a.jobId, a.status]));
+    expect([...stored].filter((jobId) => ![200, 500].includes(answeredAs.get(jobId) ?? 0))).toEqual([]);
+  }, 300_000);
 });

@@ -161,6 +161,25 @@ class HeldForNormalizer implements HeldRows {
   }
 }
 
+/**
+ * Prepares `input` and hands the job to `submit`; a caller's mistake becomes a rejected promise. Not an
+ * async function: one suspended at an await keeps every argument alive, and the input (the envelope's text
+ * and parsed tree) is garbage once the job is prepared, long before its commit (issue 29).
+ */
+export function submitPrepared(
+  input: StoreInput,
+  atMs: number,
+  submit: (operation: StoreOperation) => Promise<StoreResult | undefined>,
+): Promise<StoreResult> {
+  let job: PreparedJob;
+  try {
+    job = prepareJob(input, atMs);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return submit({ type: 'job', job, atMs }) as Promise<StoreResult>;
+}
+
 /** A store that also takes jobs prepared elsewhere (the receiver's main thread) with their clock. */
 export interface CommitLoopStore extends JobStore {
   /** Commits operations prepared by the caller; one promise per operation. */
@@ -239,17 +258,8 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   return {
     submit,
     store(input) {
-      // Not an async function, which would keep the input (the envelope's text and tree) alive until
-      // the commit: the prepared job is all the batch needs.
       if (closed) return Promise.reject(closedError());
-      const atMs = now();
-      let job: PreparedJob;
-      try {
-        job = prepareJob(input, atMs);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return submit({ type: 'job', job, atMs }) as Promise<StoreResult>;
+      return submitPrepared(input, now(), submit);
     },
     async quarantine(input) {
       if (closed) throw closedError();

@@ -8,8 +8,13 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../../errors.js';
 import { assertQuarantineInput, type QuarantineInput } from '../quarantine/write-quarantine.js';
-import type { JobStore, JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
-import { type PreparedJob, prepareJob } from './prepare-job.js';
+import {
+  type JobStore,
+  type JobStoreStats,
+  type StoreOperation,
+  type StoreResult,
+  submitPrepared,
+} from './job-store.js';
 import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
 
 /** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */
@@ -236,18 +241,9 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
   return {
     ready: () => isReady,
     store(input) {
-      const atMs = now();
       // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
       // rows (migration 008) cost less to copy to the worker than parsing the envelope again there.
-      // Not an async function: one suspended at an await would keep the input (a page's text and tree)
-      // and the prepared job alive until the commit; they are garbage once the job is queued (issue 29).
-      let job: PreparedJob;
-      try {
-        job = prepareJob(input, atMs);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return enqueue({ type: 'job', job, atMs }) as Promise<StoreResult>;
+      return submitPrepared(input, now(), enqueue);
     },
     async quarantine(input: QuarantineInput) {
       assertQuarantineInput(input);
