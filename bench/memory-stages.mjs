@@ -6,8 +6,8 @@
  *
  *   npm run build && node --expose-gc bench/memory-stages.mjs [--pages 20]
  */
-import { serialize } from 'node:v8';
 import { parseArgs } from 'node:util';
+import { serialize } from 'node:v8';
 import { createRandom, realisticSearchPage } from './lib/realistic-payloads.mjs';
 
 if (typeof globalThis.gc !== 'function') {
