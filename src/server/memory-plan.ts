@@ -10,13 +10,15 @@
  *   limit (`resourceLimits`): jobs awaiting their commit, and the rows the normalizer is handed in memory
  *   (bounded in envelope characters; past it, it reads envelopes back from the database).
  * - `answers`: answers read from the service (finder copies for reconcile and unsigned callbacks): the
- *   client's cap on one answer.
+ *   client's answer budget (the answer bytes read at once) and its cap on one answer.
  *
  * Without a ceiling, the defaults of each part hold (as before issue 29). A ceiling only ever lowers them.
  */
 import type { ResourceLimits } from 'node:worker_threads';
+import { DEFAULT_ANSWER_BUDGET_BYTES } from '../client/answer-budget.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
 import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
+import type { ReceiverMetrics } from '../receiver/create-metrics.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../receiver/read-body.js';
 import { DEFAULT_HELD_CHARS } from '../storage/job-store/job-store.js';
 import { DEFAULT_STORE_WORKER_LIMITS } from '../storage/job-store/worker-job-store.js';
@@ -42,7 +44,7 @@ const STORE_WORKER_FLOOR_MB = 24;
 const HELD_BYTES_PER_CHAR = 0.5;
 /** Parts of what the ceiling leaves above the floor. */
 const SHARES = Object.freeze({ bodies: 0.55, prepared_jobs: 0.2, normalization_queue: 0.15, answers: 0.1 });
-/** An answer is held as bytes, then text, then its parsed form, and two may be read at once. */
+/** An answer is held as bytes, then text, then its parsed form (the client's budget counts the bytes). */
 const ANSWER_COPIES = 4;
 
 /** The names of the budgets, as `hooksync_memory_budget_bytes{budget}` shows them. */
@@ -54,16 +56,17 @@ export interface MemoryPlan {
   readonly ceilingBytes: number | undefined;
   /** Bytes of memory each budget may use; undefined without a ceiling. */
   readonly budgets: Readonly<Record<MemoryBudgetName, number>> | undefined;
-  /** Body bytes admitted in flight at once (the receiver's body budget). */
-  readonly bodyBudgetBytes: number;
-  /** Largest body accepted: never more than the body budget, which could otherwise never admit it. */
-  readonly bodyLimitBytes: number;
+  /**
+   * The receiver's body budget (body bytes admitted in flight at once) and body limit (never more than the
+   * budget, which could otherwise never admit it); empty without a ceiling (the defaults hold).
+   */
+  readonly receiverLimits: { readonly bodyBudgetBytes?: number; readonly bodyLimitBytes?: number };
+  /** The service client's cap on one answer and on the answers read at once; empty without a ceiling. */
+  readonly clientLimits: { readonly maxResponseBytes?: number; readonly answerBudgetBytes?: number };
   /** What the normalizer may hold in memory, envelope characters. */
   readonly heldChars: number;
   /** The store worker's heap limits. */
   readonly storeWorkerLimits: ResourceLimits;
-  /** Largest answer read from the service, bytes. */
-  readonly maxResponseBytes: number;
 }
 
 /** The plan for a ceiling of `ceilingBytes` (undefined: none). Throws RangeError below the floor. */
@@ -72,11 +75,10 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
     return Object.freeze({
       ceilingBytes,
       budgets: undefined,
-      bodyBudgetBytes: DEFAULT_BODY_BUDGET_BYTES,
-      bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+      receiverLimits: {},
+      clientLimits: {},
       heldChars: DEFAULT_HELD_CHARS,
       storeWorkerLimits: DEFAULT_STORE_WORKER_LIMITS,
-      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     });
   }
   const spare = ceilingBytes - MEMORY_FLOOR_BYTES;
@@ -93,16 +95,34 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
   });
   const bodyBudgetBytes = Math.min(DEFAULT_BODY_BUDGET_BYTES, Math.floor(budgets.bodies / BODY_BYTE_COST));
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
+  const answerBudgetBytes = Math.min(
+    DEFAULT_ANSWER_BUDGET_BYTES,
+    Math.floor(budgets.answers / ANSWER_COPIES),
+  );
   return Object.freeze({
     ceilingBytes,
     budgets,
-    bodyBudgetBytes,
-    bodyLimitBytes: Math.min(DEFAULT_BODY_LIMIT_BYTES, bodyBudgetBytes),
+    receiverLimits: { bodyBudgetBytes, bodyLimitBytes: Math.min(DEFAULT_BODY_LIMIT_BYTES, bodyBudgetBytes) },
+    clientLimits: {
+      answerBudgetBytes,
+      maxResponseBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, answerBudgetBytes),
+    },
     heldChars: Math.min(DEFAULT_HELD_CHARS, Math.floor(budgets.normalization_queue / HELD_BYTES_PER_CHAR)),
     storeWorkerLimits: Object.freeze({
       ...DEFAULT_STORE_WORKER_LIMITS,
       maxOldGenerationSizeMb: Math.floor(workerHeapMb),
     }),
-    maxResponseBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, Math.floor(budgets.answers / ANSWER_COPIES)),
   });
+}
+
+/** Shows the plan in `hooksync_memory_budget_bytes{budget}` (nothing without a ceiling). */
+export function applyMemoryPlan(plan: MemoryPlan, metrics: ReceiverMetrics): void {
+  const shown = {
+    ceiling: plan.ceilingBytes,
+    ...plan.budgets,
+    bodies_admitted: plan.receiverLimits.bodyBudgetBytes,
+  };
+  for (const [budget, bytes] of Object.entries(shown)) {
+    if (bytes !== undefined) metrics.memoryBudget.set({ budget }, bytes);
+  }
 }
