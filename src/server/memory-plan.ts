@@ -44,8 +44,13 @@ const STORE_WORKER_FLOOR_MB = 24;
 const HELD_BYTES_PER_CHAR = 0.5;
 /** Parts of what the ceiling leaves above the floor. */
 const SHARES = Object.freeze({ bodies: 0.55, prepared_jobs: 0.2, normalization_queue: 0.15, answers: 0.1 });
-/** An answer is held as bytes, then text, then its parsed form (the client's budget counts the bytes). */
-const ANSWER_COPIES = 4;
+/** Heap an answer byte takes once parsed (the client's measure, docs/operations.md): its budget counts bytes. */
+const ANSWER_COPIES = 22;
+/**
+ * The least answer budget and cap: a finder's copy of a page (~0.5–1 MB) must stay readable, or reconcile
+ * could never recover a page; under a small ceiling this may pass the `answers` share while it is parsed.
+ */
+const MIN_ANSWER_BYTES = 1024 * 1024;
 
 /** The names of the budgets, as `hooksync_memory_budget_bytes{budget}` shows them. */
 export type MemoryBudgetName = keyof typeof SHARES;
@@ -97,7 +102,7 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
   const answerBudgetBytes = Math.min(
     DEFAULT_ANSWER_BUDGET_BYTES,
-    Math.floor(budgets.answers / ANSWER_COPIES),
+    Math.max(MIN_ANSWER_BYTES, Math.floor(budgets.answers / ANSWER_COPIES)),
   );
   return Object.freeze({
     ceilingBytes,
