@@ -73,6 +73,13 @@ const VARIANTS = {
     hubspot: true,
   },
   'hooksync-pg': { base: 'hooksync', label: 'hooksync serve (Postgres)', stores: 'postgres' },
+  // Under a memory ceiling (issue 29): --memory-mb N, default 256.
+  'hooksync-ceiling': {
+    base: 'hooksync',
+    label: 'hooksync serve (SQLite), HOOKSYNC_MEMORY_MB=',
+    stores: 'sqlite',
+    ceiling: true,
+  },
   // Another build of hooksync (--base-dist DIR), e.g. the commit before a change, as the same run's baseline.
   'hooksync-base': {
     base: 'hooksync',
@@ -125,8 +132,10 @@ const { values: flags } = parseArgs({
     'no-pg': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'base-dist': { type: 'string' },
+    'memory-mb': { type: 'string', default: '256' },
   },
 });
+VARIANTS['hooksync-ceiling'].label += flags['memory-mb'];
 const quick = flags.quick;
 const rounds = Number(flags.rounds ?? (quick ? 2 : 5));
 /** Warm-up and timed window per payload, ms; --warmup and --duration (seconds) override both. */
@@ -224,6 +233,7 @@ try {
                 (result.check.unanswered ? `, unanswered ${result.check.unanswered}` : '')
               : '') +
             (result.onward !== undefined ? `  handed on ${formatInteger(result.onward)}` : '') +
+            `  peak MiB ${JSON.stringify(result.memoryPeaksMb)}` +
             (result.non2xx > 0 ? `  non-2xx ${JSON.stringify(result.byStatus)}` : '') +
             (result.internals
               ? `  batch ${result.internals.meanBatch.toFixed(1)}  queue ${result.internals.backlogStart}→${result.internals.backlogEnd}` +
@@ -283,6 +293,7 @@ async function runOne(name, timing) {
       publicJwk: key.publicJwk,
       ...(variant.destination ? { destinationUrl: consumer.url } : {}),
       ...(variant.hubspot ? { hubspot: { url: standIn.url, token: standIn.token } } : {}),
+      ...(variant.ceiling ? { env: { HOOKSYNC_MEMORY_MB: flags['memory-mb'] } } : {}),
     });
     // The server's CPU is read over the window the load generator announces.
     let marked;
@@ -328,6 +339,7 @@ async function runOne(name, timing) {
     }
     return {
       requestsPerSecond: timed.requestsPerSecond,
+      acceptedPerSecond: timed.elapsedMs > 0 ? timed.ok / (timed.elapsedMs / 1000) : Number.NaN,
       p50Ms: timed.p50Ms,
       p99Ms: timed.p99Ms,
       completed: timed.completed,
@@ -344,6 +356,7 @@ async function runOne(name, timing) {
       workerCpuMsPerRequest:
         stats.workerCpuMs === undefined ? undefined : stats.workerCpuMs / Math.max(1, timed.completed),
       maxRssMb: stats.maxRssMb,
+      memoryPeaksMb: stats.memoryPeaksMb,
       onward: variant.destination || variant.hubspot ? stats.onward : undefined,
       internals: stats.outcomes
         ? {
@@ -477,7 +490,7 @@ function report() {
       '',
     );
     out.push(
-      '| server | req/s, median (min–max) | p50 ms | p99 ms | server CPU ms/req | of which main thread / worker threads | peak RSS MB | non-2xx | 2xx answered = jobs stored? |',
+      '| server | req/s, median (min–max) | 2xx/s (accepted) | p50 ms | p99 ms | server CPU ms/req | of which main thread / worker threads | peak RSS MB | non-2xx | 2xx answered = jobs stored? |',
     );
     out.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const name of variants) {
@@ -496,6 +509,7 @@ function report() {
       out.push(
         `| ${VARIANTS[name].label}${exhausted ? ` [pool ran out in ${exhausted}/${runs.length} rounds]` : ''} | ` +
           `${formatSummary(summarize(runs.map((r) => r.requestsPerSecond)))} | ` +
+          `${formatSummary(summarize(runs.map((r) => r.acceptedPerSecond)))} | ` +
           `${formatSummary(summarize(runs.map((r) => r.p50Ms)), formatMs)} | ` +
           `${formatSummary(summarize(runs.map((r) => r.p99Ms)), formatMs)} | ` +
           `${formatMs(median(runs.map((r) => r.cpuMsPerRequest)))} | ` +
@@ -505,11 +519,12 @@ function report() {
               : '—'
           } | ` +
           `${formatInteger(Math.max(...runs.map((r) => r.maxRssMb)))} | ` +
-          `${formatInteger(sum(runs, (r) => r.non2xx + r.errors))} | ${check} |`,
+          `${formatInteger(sum(runs, (r) => r.non2xx + r.errors))}${nonOkDetail(runs)} | ${check} |`,
       );
     }
     out.push('');
     out.push(...ratioLines(kind), '');
+    out.push(...ceilingLines(kind), '');
     out.push(...internalsLines(kind), '');
   }
   out.push(
@@ -618,6 +633,58 @@ function internalsLines(kind) {
           .map(([outcome, n]) => `${outcome} ${formatInteger(n)}`)
           .join(', ')} |`,
     );
+  }
+  return lines;
+}
+
+/** The statuses other than 2xx, summed over the rounds (e.g. " (429: 310, errors: 2)"). */
+function nonOkDetail(runs) {
+  const counts = {};
+  for (const run of runs) {
+    for (const [code, n] of Object.entries(run.byStatus)) {
+      if (Number(code) < 200 || Number(code) >= 300) counts[code] = (counts[code] ?? 0) + n;
+    }
+    if (run.errors > 0) counts.errors = (counts.errors ?? 0) + run.errors;
+  }
+  const parts = Object.entries(counts).map(([code, n]) => `${code}: ${formatInteger(n)}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+/**
+ * Issue 29's figures for the run under a memory ceiling: its peak RSS against the ceiling, what it answered
+ * besides 2xx (429 or 500 only), its accepted (2xx) per second against the unconstrained run's, and the
+ * unconstrained run's peak RSS against the naive handler's.
+ */
+function ceilingLines(kind) {
+  const lines = [];
+  const peak = (name) => Math.max(...results[kind][name].map((r) => r.maxRssMb));
+  const accepted = (name) => median(results[kind][name].map((r) => r.acceptedPerSecond));
+  if (variants.includes('hooksync') && variants.includes('naive')) {
+    const ratio = peak('hooksync') / peak('naive');
+    lines.push(
+      `Peak RSS, hooksync / naive (same run): ${formatInteger(peak('hooksync'))} / ${formatInteger(peak('naive'))} MB = ${formatRatio(ratio)} (issue 29: ≤ 2.0×: ${ratio <= 2 ? 'met' : '**NOT met**'}).`,
+    );
+  }
+  if (variants.includes('hooksync-ceiling')) {
+    const runs = results[kind]['hooksync-ceiling'];
+    const others = new Set(
+      runs.flatMap((r) =>
+        Object.keys(r.byStatus).filter((code) => Number(code) < 200 || Number(code) >= 300),
+      ),
+    );
+    const onlyRetryable = [...others].every((code) => code === '429' || code === '500');
+    // Peak RSS is ru_maxrss / 1024: MiB, the ceiling's unit.
+    const peakMib = Math.max(...runs.map((r) => r.maxRssMb));
+    lines.push(
+      `Under HOOKSYNC_MEMORY_MB=${flags['memory-mb']}: peak RSS ${formatInteger(peakMib)} MiB (≤ ${flags['memory-mb']}: ${peakMib <= Number(flags['memory-mb']) ? 'met' : '**NOT met**'}); ` +
+        `answers other than 2xx: ${others.size === 0 ? 'none' : [...others].join(', ')} (429/500 only: ${onlyRetryable ? 'yes' : '**NO**'}).`,
+    );
+    if (variants.includes('hooksync')) {
+      const ratio = accepted('hooksync-ceiling') / accepted('hooksync');
+      lines.push(
+        `Accepted (2xx) per second under the ceiling / unconstrained: ${formatInteger(accepted('hooksync-ceiling'))} / ${formatInteger(accepted('hooksync'))} = ${formatRatio(ratio)} (≥ 0.6×: ${ratio >= 0.6 ? 'met' : '**NOT met**'}).`,
+      );
+    }
   }
   return lines;
 }

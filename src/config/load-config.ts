@@ -12,6 +12,7 @@ import {
   parseInsecureHttpAllowance,
 } from './insecure-http.js';
 import { type ClientLimitSettings, loadClientLimits } from './load-client-limits.js';
+import { loadMemoryCeiling, type MemoryCeiling } from './load-memory-ceiling.js';
 import { loadReceiverLimits, type ReceiverLimitSettings } from './load-receiver-limits.js';
 
 export { isLoopbackHost } from './insecure-http.js';
@@ -66,11 +67,13 @@ export interface HooksyncConfig {
   readonly receiverLimits: ReceiverLimitSettings;
   /** The service client's answer cap and answer budget (HOOKSYNC_MAX_ANSWER_BYTES, HOOKSYNC_ANSWER_BUDGET_BYTES). */
   readonly clientLimits: ClientLimitSettings;
+  /** HOOKSYNC_MEMORY_MB, else the container's memory limit, else none (see load-memory-ceiling.ts). */
+  readonly memoryCeiling: MemoryCeiling;
 }
 
 /** Which variable each config field is read from. */
 export const CONFIG_VARIABLES: Readonly<
-  Record<Exclude<keyof HooksyncConfig, 'receiverLimits' | 'clientLimits'>, string>
+  Record<Exclude<keyof HooksyncConfig, 'receiverLimits' | 'clientLimits' | 'memoryCeiling'>, string>
 > = Object.freeze({
   apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
   apiKey: 'HOOKSYNC_API_KEY',
@@ -125,6 +128,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
     clientLimits: loadClientLimits(env),
+    memoryCeiling: loadMemoryCeiling(env),
     // No secret travels to the public URL (it is only named in webhook_url), so plain http is the user's call.
     publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),

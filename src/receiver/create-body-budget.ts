@@ -18,8 +18,11 @@ export interface BodyBudget {
   readonly limitBytes: number;
 }
 
-/** A budget of `limitBytes` (default {@link DEFAULT_BODY_BUDGET_BYTES}). */
-export function createBodyBudget(limitBytes = DEFAULT_BODY_BUDGET_BYTES): BodyBudget {
+/**
+ * A budget of `limitBytes` (default {@link DEFAULT_BODY_BUDGET_BYTES}); `onRefused` is called for every
+ * reservation it turns down (each becomes one 429).
+ */
+export function createBodyBudget(limitBytes = DEFAULT_BODY_BUDGET_BYTES, onRefused?: () => void): BodyBudget {
   if (!Number.isSafeInteger(limitBytes) || limitBytes <= 0) {
     throw new TypeError('createBodyBudget: limitBytes must be a positive integer');
   }
@@ -27,7 +30,10 @@ export function createBodyBudget(limitBytes = DEFAULT_BODY_BUDGET_BYTES): BodyBu
   return {
     limitBytes,
     tryReserve(bytes) {
-      if (bytes < 0 || used + bytes > limitBytes) return false;
+      if (bytes < 0 || used + bytes > limitBytes) {
+        onRefused?.();
+        return false;
+      }
       used += bytes;
       return true;
     },

@@ -26,6 +26,10 @@ export interface ReceiverMetrics {
   readonly quarantineBodyBytes: Gauge;
   /** Finder calls for unsigned callbacks, by result (fetched, budget_spent, pending, failed). */
   readonly unsignedFetches: Counter<'result'>;
+  /** Bytes of memory each budget may use, from the memory ceiling (issue 29; set once at start). */
+  readonly memoryBudget: Gauge<'budget'>;
+  /** Deliveries answered 429 because a memory budget was full, by budget. */
+  readonly memoryRefusals: Counter<'budget'>;
 }
 
 /**
@@ -125,6 +129,18 @@ export function createMetrics(
     quarantineBodyBytes: new Gauge({
       name: 'hooksync_quarantine_body_bytes',
       help: 'Stored (compressed) body bytes held in the quarantine, as of its last trim',
+      registers: [registry],
+    }),
+    memoryBudget: new Gauge({
+      name: 'hooksync_memory_budget_bytes',
+      help: 'Bytes of memory each budget may use under the memory ceiling (ceiling, bodies, bodies_admitted: body bytes admitted at once, prepared_jobs, normalization_queue, answers)',
+      labelNames: ['budget'],
+      registers: [registry],
+    }),
+    memoryRefusals: new Counter({
+      name: 'hooksync_memory_refusals_total',
+      help: 'Deliveries answered 429 (before their bodies were read) because a memory budget was full',
+      labelNames: ['budget'],
       registers: [registry],
     }),
     unsignedFetches: new Counter({

@@ -70,7 +70,10 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
     try {
       const answer = await deps.handleDelivery.receive(request);
       if (answer.connection === 'destroy') response.destroy();
-      else send(response, answer);
+      else {
+        if (answer.connection === 'close' && !request.complete) lingerWithoutReading(request);
+        send(response, answer);
+      }
     } finally {
       inFlight--;
       if (inFlight === 0) idle?.();
@@ -154,6 +157,30 @@ function createAdminApp(deps: ReceiverDeps): Express {
   });
   return app;
 }
+
+/**
+ * For an answer sent before the body was (wholly) read: node:http would read the rest of the body into
+ * buffers only to drop it (memory the ceiling would have to hold, issue 29), and close the socket as soon
+ * as the answer is written, which resets a connection whose sender is still sending: the reset can reach
+ * the sender before it has read the answer, and only a 429, 500, 502 or 504 is retried. Instead nothing
+ * more of the body is read, the connection is half-closed once the answer is out, and the socket is
+ * destroyed when the sender closes its side, or {@link LINGER_MS} later.
+ */
+function lingerWithoutReading(request: IncomingMessage): void {
+  // Reading nothing counts as consuming: node:http then does not drain the body itself.
+  request.read(0);
+  request.pause();
+  const socket = request.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/** How long a connection answered before its body was read stays half-open for the sender to read the answer. */
+export const LINGER_MS = 2000;
 
 function send(response: ServerResponse, answer: DeliveryAnswer): void {
   const payload = JSON.stringify(answer.body);

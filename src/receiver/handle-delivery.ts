@@ -12,7 +12,7 @@ import type { UnsignedPolicy } from '../config/load-config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { type RefusalCode, StorageError } from '../errors.js';
-import type { JobStore } from '../storage/job-store/job-store.js';
+import type { JobStore, StoreResult } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';
@@ -101,6 +101,7 @@ export interface HandlerContext {
     text: string,
     envelope: unknown,
     source: 'webhook' | 'finder',
+    /** A signed delivery's token, with the body's exact bytes (kept as evidence should the jti be reused). */
     token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
   ): Promise<DeliveryAnswer>;
 }
@@ -111,7 +112,9 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   const db = deps.database?.db;
   const now = deps.now ?? Date.now;
   const limits = resolveDeliveryLimits(deps.limits);
-  const budget = deps.budget ?? createBodyBudget(limits.bodyBudgetBytes);
+  const budget =
+    deps.budget ??
+    createBodyBudget(limits.bodyBudgetBytes, () => metrics?.memoryRefusals.inc({ budget: 'bodies' }));
   let unverified = 0;
   const quarantine = createQuarantinePolicy({
     store,
@@ -160,10 +163,11 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       }
       return answer;
     },
-    async commit(text, envelope, source, token) {
+    commit(text, envelope, source, token) {
       const started = performance.now();
+      let stored: Promise<StoreResult>;
       try {
-        const result = await store.store({
+        stored = store.store({
           envelopeText: text,
           envelope,
           source,
@@ -178,33 +182,49 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
               }
             : {}),
         });
-        metrics?.commitSeconds.observe((performance.now() - started) / 1000);
-        if (result.outcome === 'replay' && token) {
-          // A 2xx only when this very body is what is stored under the job (issue 19, replays).
-          const stored = await storedPayloadHash?.(result.job_id);
-          if (stored !== token.bodyHash) {
-            return ctx.refuse({
-              reason: 'JTI_REUSED',
-              message: 'the token jti was already used for another job or body',
-              claimedJobId: result.job_id,
-              kind: result.kind,
-              body: token.body,
-              vouched: true,
-            });
-          }
-        }
-        return {
-          status: 200,
-          body: { job_id: result.job_id, kind: result.kind, duplicate: result.duplicate },
-          outcome: source === 'finder' && !result.duplicate ? 'fetched' : result.outcome,
-        };
       } catch (error) {
-        const transient = !(error instanceof StorageError) || error.transient;
-        logger?.error({ err: error, transient }, 'could not store a verified callback');
-        return retryLater('STORAGE_UNAVAILABLE', 'the job could not be stored; retry later');
+        stored = Promise.reject(error);
       }
+      // Not awaited here: a suspended async function keeps every argument alive, and the text and tree
+      // of a page are garbage once the store has taken the job (issue 29). Only the body's bytes wait
+      // with the token, for the one answer that keeps them (a reused jti).
+      return answerStored(stored, started, source, token);
     },
   };
+  async function answerStored(
+    stored: Promise<StoreResult>,
+    started: number,
+    source: 'webhook' | 'finder',
+    token: { bodyHash: string; body: Uint8Array } | undefined,
+  ): Promise<DeliveryAnswer> {
+    try {
+      const result = await stored;
+      metrics?.commitSeconds.observe((performance.now() - started) / 1000);
+      if (result.outcome === 'replay' && token) {
+        // A 2xx only when this very body is what is stored under the job (issue 19, replays).
+        const storedHash = await storedPayloadHash?.(result.job_id);
+        if (storedHash !== token.bodyHash) {
+          return ctx.refuse({
+            reason: 'JTI_REUSED',
+            message: 'the token jti was already used for another job or body',
+            claimedJobId: result.job_id,
+            kind: result.kind,
+            body: token.body,
+            vouched: true,
+          });
+        }
+      }
+      return {
+        status: 200,
+        body: { job_id: result.job_id, kind: result.kind, duplicate: result.duplicate },
+        outcome: source === 'finder' && !result.duplicate ? 'fetched' : result.outcome,
+      };
+    } catch (error) {
+      const transient = !(error instanceof StorageError) || error.transient;
+      logger?.error({ err: error, transient }, 'could not store a verified callback');
+      return retryLater('STORAGE_UNAVAILABLE', 'the job could not be stored; retry later');
+    }
+  }
   if (deps.unsigned === 'fetch' && deps.fetchFromFinder) {
     ctx.fetcher = createUnsignedFetcher({
       fetchFromFinder: deps.fetchFromFinder,

@@ -162,6 +162,7 @@ export async function completeSigned(
   });
 }
 
+/** 429 + Retry-After when the body does not fit the memory budget; none of it is read (issue 29). */
 function overBudget(): DeliveryAnswer {
   return {
     ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later'),

@@ -22,6 +22,7 @@ import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
+import { applyMemoryPlan, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';
 import { createPartStack, type ServePart } from './parts/serve-part.js';
 import { startDeliveryPurge } from './parts/start-delivery-purge.js';
@@ -103,21 +104,28 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? Date.now;
   const settings = checkServeConfig(config, options);
+  // The budgets below, sized from the memory ceiling (issue 29); the config's own settings win.
+  const memory = planMemory(config.memoryCeiling.bytes);
   const client =
     settings.account === undefined
       ? undefined
       : createClient({
           ...settings.account,
+          ...memory.clientLimits,
           ...config.clientLimits,
           logger,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
   const limits = {
+    ...memory.receiverLimits,
     ...config.receiverLimits,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...options.limits,
   };
-  const budget = createBodyBudget(resolveDeliveryLimits(limits).bodyBudgetBytes);
+  let metrics: ReceiverMetrics | undefined;
+  const budget = createBodyBudget(resolveDeliveryLimits(limits).bodyBudgetBytes, () =>
+    metrics?.memoryRefusals.inc({ budget: 'bodies' }),
+  );
 
   const parts = createPartStack();
   let started = false;
@@ -132,7 +140,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         unknownKidCooldownMs: options.unknownKidCooldownMs,
       }),
     );
-    const metrics = createMetrics({
+    metrics = createMetrics({
       keySetFetches: () => keys.stats(),
       bodyBytesInFlight: () => budget.inUse(),
       quarantineCount: () => countQuarantine(db),
@@ -140,8 +148,10 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     });
     // Read from the recorded runs: they count runs from cron and the CLI too.
     registerReconcileMetrics(metrics.registry, db, { logger });
+    applyMemoryPlan(memory, metrics);
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
+        memory,
         databaseUrl: config.databaseUrl,
         database,
         thread: options.storeThread ?? 'worker',

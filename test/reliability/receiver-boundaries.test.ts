@@ -71,6 +71,7 @@ describe('receiver boundaries', () => {
     expect(
       await metric(url, /hooksync_deliveries_total\{outcome="overloaded",reason="BODY_BUDGET"\} (\d+)/),
     ).toBe(1);
+    expect(await metric(url, /hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/)).toBe(1);
   });
 
   it('keeps unsigned bodies in a pool of their own: the genuine are answered, overloaded answers counted', async () => {

@@ -7,6 +7,7 @@ import type { ReceiverMetrics } from '../../receiver/create-metrics.js';
 import { createJobStore, type JobStore } from '../../storage/job-store/job-store.js';
 import { startWorkerJobStore } from '../../storage/job-store/worker-job-store.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
+import type { MemoryPlan } from '../memory-plan.js';
 import type { Closable } from './serve-part.js';
 
 /** Starts the store; `ready()` is false while its worker is down. */
@@ -18,6 +19,8 @@ export async function startJobStore(options: {
   readonly metrics: ReceiverMetrics;
   readonly logger: Logger;
   readonly now: () => number;
+  /** The normalizer's held rows and the worker's heap limits (issue 29). */
+  readonly memory: Pick<MemoryPlan, 'heldChars' | 'storeWorkerLimits'>;
 }): Promise<Closable & { readonly store: JobStore; ready(): boolean }> {
   const { logger, now, metrics } = options;
   if (options.thread === 'main' || options.databaseUrl === ':memory:') {
@@ -29,6 +32,8 @@ export async function startJobStore(options: {
     now,
     logger,
     onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
+    heldChars: options.memory.heldChars,
+    resourceLimits: options.memory.storeWorkerLimits,
     ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
   });
   return { store, ready: () => store.ready(), close: () => store.close() };

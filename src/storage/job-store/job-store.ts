@@ -65,6 +65,11 @@ export interface JobStoreDeps {
   readonly normalization?: NormalizationMode;
   /** Deferred: called after each normalizer batch with how many jobs got their rows. */
   readonly onNormalized?: (report: { normalized: number }) => void;
+  /**
+   * Deferred: how much the normalizer is handed in memory, in envelope characters (default
+   * {@link DEFAULT_HELD_CHARS}); `serve` derives it from its memory ceiling (the normalization queue's budget).
+   */
+  readonly heldChars?: number;
 }
 
 /** Counters of the store's group commit. */
@@ -156,6 +161,25 @@ class HeldForNormalizer implements HeldRows {
   }
 }
 
+/**
+ * Prepares `input` and hands the job to `submit`; a caller's mistake becomes a rejected promise. Not an
+ * async function: one suspended at an await keeps every argument alive, and the input (the envelope's text
+ * and parsed tree) is garbage once the job is prepared, long before its commit (issue 29).
+ */
+export function submitPrepared(
+  input: StoreInput,
+  atMs: number,
+  submit: (operation: StoreOperation) => Promise<StoreResult | undefined>,
+): Promise<StoreResult> {
+  let job: PreparedJob;
+  try {
+    job = prepareJob(input, atMs);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return submit({ type: 'job', job, atMs }) as Promise<StoreResult>;
+}
+
 /** A store that also takes jobs prepared elsewhere (the receiver's main thread) with their clock. */
 export interface CommitLoopStore extends JobStore {
   /** Commits operations prepared by the caller; one promise per operation. */
@@ -168,7 +192,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
   const now = deps.now ?? Date.now;
   const logger = deps.logger ?? pino({ level: 'silent' });
   const mode = deps.normalization ?? 'inline';
-  const held = mode === 'deferred' ? new HeldForNormalizer(DEFAULT_HELD_CHARS) : undefined;
+  const held = mode === 'deferred' ? new HeldForNormalizer(deps.heldChars ?? DEFAULT_HELD_CHARS) : undefined;
   const defer =
     mode === 'deferred' ? (job: PreparedJob) => job.envelopeChars > DEFAULT_DEFER_ABOVE_CHARS : undefined;
   let closed = false;
@@ -233,12 +257,9 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
 
   return {
     submit,
-    async store(input) {
-      if (closed) throw closedError();
-      const atMs = now();
-      const job = prepareJob(input, atMs);
-      const result = await submit({ type: 'job', job, atMs });
-      return result!;
+    store(input) {
+      if (closed) return Promise.reject(closedError());
+      return submitPrepared(input, now(), submit);
     },
     async quarantine(input) {
       if (closed) throw closedError();

@@ -18,6 +18,8 @@ export interface StoreWorkerInit {
   readonly databaseUrl: string;
   /** The main logger's level: the worker only sends lines that would be written. */
   readonly logLevel: string;
+  /** What the normalizer may hold in memory, in envelope characters (default: the job store's). */
+  readonly heldChars?: number;
 }
 
 /** An error as it crosses: enough to rebuild a StorageError. */

@@ -77,6 +77,7 @@ try {
     database,
     logger,
     normalization: 'deferred',
+    ...(init.heldChars !== undefined ? { heldChars: init.heldChars } : {}),
     onNormalized: ({ normalized }) => post({ t: 'normalized', normalized }),
   });
   post({ t: 'ready' });

@@ -1,0 +1,133 @@
+/**
+ * `serve`'s memory plan (issue 29): from the memory ceiling (HOOKSYNC_MEMORY_MB, else the container's
+ * limit), the budgets it already has, sized so that their sum plus the idle footprint stays under it:
+ *
+ * - `bodies`: deliveries in flight on the request thread, from the first body byte to the answer. A body
+ *   reserves its declared length before it is read (429 + Retry-After when it does not fit); one body byte
+ *   costs about {@link BODY_BYTE_COST} bytes on the way (the bytes, the text, the parsed tree, the prepared
+ *   job, the copy to the store's thread and the garbage they leave until the next collection).
+ * - `prepared_jobs` and `normalization_queue`: the store worker's heap beyond its own floor, a hard V8
+ *   limit (`resourceLimits`): jobs awaiting their commit, and the rows the normalizer is handed in memory
+ *   (bounded in envelope characters; past it, it reads envelopes back from the database).
+ * - `answers`: answers read from the service (finder copies for reconcile and unsigned callbacks): the
+ *   client's answer budget (the answer bytes read at once) and its cap on one answer.
+ *
+ * Without a ceiling, the defaults of each part hold (as before issue 29). A ceiling only ever lowers them.
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import { DEFAULT_ANSWER_BUDGET_BYTES } from '../client/answer-budget.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
+import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
+import type { ReceiverMetrics } from '../receiver/create-metrics.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../receiver/read-body.js';
+import { DEFAULT_HELD_CHARS } from '../storage/job-store/job-store.js';
+import { DEFAULT_STORE_WORKER_LIMITS } from '../storage/job-store/worker-job-store.js';
+
+const MIB = 1024 * 1024;
+/**
+ * What `serve` holds whatever the budgets: ~140 MiB idle (the node binary and libraries mapped from disk,
+ * ~50 MiB; both threads' heaps with their code, the request thread's young generation grown to its 32 MiB
+ * at start; SQLite's two connections; measured with `bench/serve-idle.mjs`), and ~48 MiB that V8 lets
+ * garbage reach under load before it collects: above all the read buffers of bodies in flight and of the
+ * bodies it discards behind a 429 (array buffers, which V8 collects only past its external-memory limit).
+ * Measured with `bench/receiver.mjs` under the page flood (bench/RESULTS.md).
+ */
+export const MEMORY_FLOOR_BYTES = 190 * MIB;
+/**
+ * Memory one body byte in flight costs on the request thread: the bytes, the text (two bytes a character
+ * for most pages), the parsed tree, the prepared job and its copy to the store's thread; measured.
+ */
+export const BODY_BYTE_COST = 5;
+/** The store worker's heap with its code loaded, before it holds any job. */
+const STORE_WORKER_FLOOR_MB = 24;
+/** Bytes of held rows per envelope character (a 530 K-character page's rows take ~0.2–0.3 MB). */
+const HELD_BYTES_PER_CHAR = 0.5;
+/** Parts of what the ceiling leaves above the floor. */
+const SHARES = Object.freeze({ bodies: 0.55, prepared_jobs: 0.2, normalization_queue: 0.15, answers: 0.1 });
+/** Heap an answer byte takes once parsed (the client's measure, docs/operations.md): its budget counts bytes. */
+const ANSWER_COPIES = 22;
+/**
+ * The least answer budget and cap: a finder's copy of a page (~0.5–1 MB) must stay readable, or reconcile
+ * could never recover a page; under a small ceiling this may pass the `answers` share while it is parsed.
+ */
+const MIN_ANSWER_BYTES = 1024 * 1024;
+
+/** The names of the budgets, as `hooksync_memory_budget_bytes{budget}` shows them. */
+export type MemoryBudgetName = keyof typeof SHARES;
+
+/** What `serve` runs with. */
+export interface MemoryPlan {
+  /** The ceiling, bytes; undefined: none. */
+  readonly ceilingBytes: number | undefined;
+  /** Bytes of memory each budget may use; undefined without a ceiling. */
+  readonly budgets: Readonly<Record<MemoryBudgetName, number>> | undefined;
+  /**
+   * The receiver's body budget (body bytes admitted in flight at once) and body limit (never more than the
+   * budget, which could otherwise never admit it); empty without a ceiling (the defaults hold).
+   */
+  readonly receiverLimits: { readonly bodyBudgetBytes?: number; readonly bodyLimitBytes?: number };
+  /** The service client's cap on one answer and on the answers read at once; empty without a ceiling. */
+  readonly clientLimits: { readonly maxResponseBytes?: number; readonly answerBudgetBytes?: number };
+  /** What the normalizer may hold in memory, envelope characters. */
+  readonly heldChars: number;
+  /** The store worker's heap limits. */
+  readonly storeWorkerLimits: ResourceLimits;
+}
+
+/** The plan for a ceiling of `ceilingBytes` (undefined: none). Throws RangeError below the floor. */
+export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
+  if (ceilingBytes === undefined) {
+    return Object.freeze({
+      ceilingBytes,
+      budgets: undefined,
+      receiverLimits: {},
+      clientLimits: {},
+      heldChars: DEFAULT_HELD_CHARS,
+      storeWorkerLimits: DEFAULT_STORE_WORKER_LIMITS,
+    });
+  }
+  const spare = ceilingBytes - MEMORY_FLOOR_BYTES;
+  if (spare < 8 * MIB) {
+    throw new RangeError(
+      `a memory ceiling of ${Math.round(ceilingBytes / MIB)} MiB leaves no room above serve's floor`,
+    );
+  }
+  const budgets = Object.freeze({
+    bodies: Math.floor(spare * SHARES.bodies),
+    prepared_jobs: Math.floor(spare * SHARES.prepared_jobs),
+    normalization_queue: Math.floor(spare * SHARES.normalization_queue),
+    answers: Math.floor(spare * SHARES.answers),
+  });
+  const bodyBudgetBytes = Math.min(DEFAULT_BODY_BUDGET_BYTES, Math.floor(budgets.bodies / BODY_BYTE_COST));
+  const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
+  const answerBudgetBytes = Math.min(
+    DEFAULT_ANSWER_BUDGET_BYTES,
+    Math.max(MIN_ANSWER_BYTES, Math.floor(budgets.answers / ANSWER_COPIES)),
+  );
+  return Object.freeze({
+    ceilingBytes,
+    budgets,
+    receiverLimits: { bodyBudgetBytes, bodyLimitBytes: Math.min(DEFAULT_BODY_LIMIT_BYTES, bodyBudgetBytes) },
+    clientLimits: {
+      answerBudgetBytes,
+      maxResponseBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, answerBudgetBytes),
+    },
+    heldChars: Math.min(DEFAULT_HELD_CHARS, Math.floor(budgets.normalization_queue / HELD_BYTES_PER_CHAR)),
+    storeWorkerLimits: Object.freeze({
+      ...DEFAULT_STORE_WORKER_LIMITS,
+      maxOldGenerationSizeMb: Math.floor(workerHeapMb),
+    }),
+  });
+}
+
+/** Shows the plan in `hooksync_memory_budget_bytes{budget}` (nothing without a ceiling). */
+export function applyMemoryPlan(plan: MemoryPlan, metrics: ReceiverMetrics): void {
+  const shown = {
+    ceiling: plan.ceilingBytes,
+    ...plan.budgets,
+    bodies_admitted: plan.receiverLimits.bodyBudgetBytes,
+  };
+  for (const [budget, bytes] of Object.entries(shown)) {
+    if (bytes !== undefined) metrics.memoryBudget.set({ budget }, bytes);
+  }
+}
