@@ -1,8 +1,9 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
+import { parseDuration } from '../../config/parse-duration.js';
 import { loadDestinations } from '../../destinations/load-destinations.js';
 import { claimSqliteFile } from '../claim-sqlite-file.js';
-import type { CliContext } from '../context.js';
+import { type CliContext, CliError, EXIT_USAGE } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
@@ -13,6 +14,7 @@ interface ServeFlags {
   jwksUrl?: string;
   unsigned?: string;
   reconcileCron?: string;
+  reconcileOlderThan?: string;
   apiBaseUrl?: string;
   apiKey?: string;
   databaseUrl?: string;
@@ -41,6 +43,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
     )
     .option(
+      '--reconcile-older-than <duration>',
+      'with --reconcile-cron: only entries at least this old, as reconcile --older-than (default 15m)',
+    )
+    .option(
       '--destinations <file>',
       'deliver stored jobs onward to the destinations in this JSON file (env HOOKSYNC_DESTINATIONS; docs/destinations.md)',
     )
@@ -66,6 +72,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       logLevel: flags.logLevel,
       destinationsFile: flags.destinations,
     });
+    const reconcileOlderThanMs = reconcileGrace(flags);
     const logger = createLogger(config.logLevel);
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
@@ -74,7 +81,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const release =
       isPostgresUrl(config.databaseUrl) || config.databaseUrl === ':memory:'
         ? async () => {}
-        : await claimSqliteFile(config.databaseUrl);
+        : await claimSqliteFile(config.databaseUrl, { onWarning: (message) => logger.warn(message) });
     const { startReceiver } = await import('../../server/start-receiver.js');
     let running: Awaited<ReturnType<typeof startReceiver>>;
     try {
@@ -82,6 +89,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         config,
         logger,
         ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+        ...(reconcileOlderThanMs !== undefined ? { reconcileOlderThanMs } : {}),
         ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
         destinations,
       });
@@ -97,4 +105,20 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     logger.info('closed');
     logger.flush();
   });
+}
+
+/** `--reconcile-older-than` in ms, read as `reconcile --older-than` reads it; only with --reconcile-cron. */
+function reconcileGrace(flags: ServeFlags): number | undefined {
+  if (flags.reconcileOlderThan === undefined) return undefined;
+  if (flags.reconcileCron === undefined) {
+    throw new CliError(
+      '--reconcile-older-than needs --reconcile-cron (it sets the grace period of those runs)',
+      EXIT_USAGE,
+    );
+  }
+  try {
+    return parseDuration(flags.reconcileOlderThan);
+  } catch (error) {
+    throw new CliError(`--reconcile-older-than: ${(error as Error).message}`, EXIT_USAGE);
+  }
 }

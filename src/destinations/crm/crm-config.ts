@@ -4,7 +4,7 @@
  * schedule and the linger; and the lane settings they make.
  */
 import { z } from 'zod';
-import { durationSchema, kindsSchema } from '../config-fields.js';
+import { durationSchema, kindsSchema, rateSchema } from '../config-fields.js';
 import type { DispatchSettings } from '../destination-type.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 
@@ -12,21 +12,6 @@ import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 export const DEFAULT_CRM_LINGER_MS = 500;
 /** One batch is several paced calls (reads, writes, links): its attempt gets this long. */
 export const DEFAULT_CRM_TIMEOUT_MS = 120_000;
-
-/** A rate as `<requests>/<duration>` (`90/10s`). */
-export const rateSchema = z.string().transform((text, ctx) => {
-  const match = /^(\d+)\/(.+)$/.exec(text.trim());
-  const requests = match === null ? Number.NaN : Number(match[1]);
-  let perMs = Number.NaN;
-  try {
-    if (match !== null) perMs = durationSchema.parse(match[2]);
-  } catch {}
-  if (!Number.isInteger(requests) || requests < 1 || !(perMs > 0)) {
-    ctx.issues.push({ code: 'custom', input: text, message: 'must be <requests>/<duration>, e.g. 90/10s' });
-    return z.NEVER;
-  }
-  return { requests, perMs };
-});
 
 /** A field's write policy. */
 export const fieldPolicySchema = z.enum(['overwrite', 'fill-empty', 'skip']);
