@@ -175,7 +175,7 @@ function optionalHttpUrl(
 }
 
 /** HOOKSYNC_ALLOW_INSECURE_HTTP: 1 (any host), 0 (none), or the host names allowed, comma-separated. */
-function insecureHttpAllowance(value: string | undefined): boolean | readonly string[] {
+export function insecureHttpAllowance(value: string | undefined): boolean | readonly string[] {
   if (value === undefined) return false;
   const v = value.toLowerCase();
   if (v === '1' || v === 'true' || v === 'yes') return true;

@@ -105,7 +105,11 @@ describe('JWT bearer', () => {
       jwtUsers: ['integration@acme.example'],
     });
     const iat = Math.floor(clock.now() / 1000);
-    const sign = (claims: Record<string, unknown>, key: Parameters<SignJWT['sign']>[0] = privateKey, alg = 'RS256') =>
+    const sign = (
+      claims: Record<string, unknown>,
+      key: Parameters<SignJWT['sign']>[0] = privateKey,
+      alg = 'RS256',
+    ) =>
       new SignJWT({
         iss: sf.clientId,
         sub: 'integration@acme.example',

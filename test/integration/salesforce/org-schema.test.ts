@@ -1,0 +1,124 @@
+/**
+ * The describe-based checks against the stand-in: a new org lacks the key and custom fields (and setup prints
+ * what to create), a set-up org passes, a key that is not unique or is case sensitive is named; values are
+ * fitted to the described length, restricted picklist, e-mail syntax and number types.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  checkObjectFields,
+  describeObject,
+  type FieldInfo,
+  fitValue,
+} from '../../../src/destinations/salesforce/org-schema.js';
+import { createSalesforceAuth } from '../../../src/destinations/salesforce/salesforce-auth.js';
+import {
+  createCallStats,
+  createSalesforceClient,
+} from '../../../src/destinations/salesforce/salesforce-client.js';
+import type { SalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { standInsClosedAfterEach } from '../salesforce-stand-in/http.js';
+
+const start = standInsClosedAfterEach();
+
+function clientFor(sf: SalesforceStandIn) {
+  return createSalesforceClient({
+    auth: createSalesforceAuth({
+      loginUrl: sf.url,
+      credentials: { grant: 'client_credentials', clientId: sf.clientId, clientSecret: sf.clientSecret },
+      source: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
+      fetch,
+      now: Date.now,
+    }),
+    apiVersion: '62.0',
+    maxShare: 0.5,
+    credentials: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
+    fetch,
+    now: Date.now,
+    stats: createCallStats(),
+  });
+}
+
+const CONTACT_FIELDS = ['FirstName', 'LastName', 'Title', 'LinkedIn_URL__c', 'Job_Change_Status__c'];
+
+describe('checkObjectFields', () => {
+  it('names what a new org lacks and what to create', async () => {
+    const sf = await start();
+    const fields = await describeObject(clientFor(sf), 'Contact', AbortSignal.timeout(10_000));
+    const problems = checkObjectFields('Contact', fields, {
+      key: 'Hooksync_Person_Id__c',
+      mapped: CONTACT_FIELDS,
+    });
+    expect(problems.map((p) => [p.field, p.problem])).toEqual([
+      ['Hooksync_Person_Id__c', 'is missing'],
+      ['LinkedIn_URL__c', 'is missing'],
+      ['Job_Change_Status__c', 'is missing'],
+    ]);
+    expect(problems[0]!.fix).toBe(
+      'create the custom field Hooksync_Person_Id__c on Contact: Text(255), External ID, Unique, "Treat ABC and abc as duplicate values (case insensitive)"',
+    );
+    expect(problems[1]!.fix).toBe('create the custom field LinkedIn_URL__c on Contact: URL(255)');
+  });
+
+  it('passes a set-up org, and names a key that is not unique, a case-sensitive one, and a read-only mapped field', async () => {
+    const sf = await start({ setUp: true });
+    const client = clientFor(sf);
+    const signal = AbortSignal.timeout(10_000);
+    expect(
+      checkObjectFields('Contact', await describeObject(client, 'Contact', signal), {
+        key: 'Hooksync_Person_Id__c',
+        mapped: CONTACT_FIELDS,
+      }),
+    ).toEqual([]);
+    sf.defineField('Lead', { name: 'Hooksync_Person_Id__c', externalId: true, unique: false });
+    sf.defineField('Account', {
+      name: 'Hooksync_Company_Id__c',
+      externalId: true,
+      unique: true,
+      caseSensitive: true,
+    });
+    sf.defineField('Account', { name: 'LinkedIn_URL__c', updateable: false });
+    const lead = checkObjectFields('Lead', await describeObject(client, 'Lead', signal), {
+      key: 'Hooksync_Person_Id__c',
+      mapped: [],
+    });
+    expect(lead.map((p) => p.problem)).toEqual(['is not External ID + Unique']);
+    const account = checkObjectFields('Account', await describeObject(client, 'Account', signal), {
+      key: 'Hooksync_Company_Id__c',
+      mapped: ['Name', 'LinkedIn_URL__c'],
+    });
+    expect(account.map((p) => `${p.field} ${p.problem}`)).toEqual([
+      'Hooksync_Company_Id__c is case sensitive',
+      'LinkedIn_URL__c is not updateable',
+    ]);
+  });
+});
+
+describe('fitValue', () => {
+  it('fits values to the fields the org describes', async () => {
+    const sf = await start({ setUp: true });
+    sf.defineField('Contact', {
+      name: 'Seniority__c',
+      type: 'picklist',
+      picklist: ['VP', 'Director'],
+      restrictedPicklist: true,
+    });
+    sf.defineField('Contact', { name: 'Short__c', length: 5 });
+    const fields = await describeObject(clientFor(sf), 'Contact', AbortSignal.timeout(10_000));
+    const f = (name: string) => fields.get(name) as FieldInfo;
+    expect(fitValue(f('Title'), 't'.repeat(200))).toEqual({ value: 't'.repeat(128) });
+    expect(fitValue(f('Short__c'), 'ab😀cd')).toEqual({ value: 'ab😀c' });
+    expect(fitValue(f('Short__c'), 'abcd😀')).toEqual({ value: 'abcd' });
+    expect(fitValue(f('Seniority__c'), 'vp')).toEqual({ value: 'VP' });
+    expect(fitValue(f('Seniority__c'), 'Chief')).toEqual({
+      warning: 'Seniority__c: "Chief" is not a value of this restricted picklist; left out',
+    });
+    expect(fitValue(f('Email'), 'ada@example.com')).toEqual({ value: 'ada@example.com' });
+    expect(fitValue(f('Email'), 'not an address')).toHaveProperty('warning');
+    const accounts = await describeObject(clientFor(sf), 'Account', AbortSignal.timeout(10_000));
+    expect(fitValue(accounts.get('NumberOfEmployees')!, '1,200')).toEqual({ value: 1200 });
+    expect(fitValue(accounts.get('NumberOfEmployees')!, '51-200')).toHaveProperty('warning');
+    expect(fitValue(accounts.get('Industry')!, 'Software Development')).toEqual({
+      value: 'Software Development',
+    });
+  });
+});
