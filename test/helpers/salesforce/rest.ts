@@ -317,6 +317,71 @@ export function collectionsUpsert(ctx: RestContext, object: string, keyField: st
   return { status: 200, body: results };
 }
 
+/**
+ * PATCH composite/sobjects: update ≤ 200 records by Id (any of the objects), answered in order with
+ * `{id, success, errors}`; a well-formed Id of no record answers ENTITY_IS_DELETED.
+ */
+export function collectionsUpdate(ctx: RestContext, body: unknown): Answer {
+  const input = body as { allOrNone?: unknown; records?: unknown } | undefined;
+  if (typeof input !== 'object' || input === null || !Array.isArray(input.records))
+    return {
+      status: 400,
+      body: sfErrors("Can not deserialize SObject[] out of 'undefined'", 'JSON_PARSER_ERROR'),
+    };
+  const records = input.records as Array<Record<string, unknown>>;
+  if (records.length > COLLECTION_LIMIT)
+    return {
+      status: 400,
+      body: sfErrors(
+        `record limit reached. cannot submit more than ${COLLECTION_LIMIT} records into this call`,
+        'EXCEEDED_ID_LIMIT',
+      ),
+    };
+  for (const record of records) {
+    const type = String((record?.attributes as { type?: unknown } | undefined)?.type);
+    if (!isSObject(type))
+      return { status: 400, body: sfErrors(`sObject type '${type}' is not supported.`, 'INVALID_TYPE') };
+    const unknown = ctx.store.unknownFields(type, record).filter((name) => name !== 'Id');
+    if (unknown.length > 0)
+      return {
+        status: 400,
+        body: sfErrors(`No such column '${unknown[0]}' on sobject of type ${type}`, 'INVALID_FIELD'),
+      };
+  }
+  const rollback = input.allOrNone === true ? ctx.store.snapshot() : undefined;
+  const results = records.map((record) => {
+    const type = (record.attributes as { type: SObjectName }).type;
+    const id = record.Id;
+    if (typeof id !== 'string' || !/^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/.test(id))
+      return {
+        success: false,
+        errors: [
+          recordError('MALFORMED_ID', `${type} ID: id value of incorrect type: ${String(id)}`, ['Id']),
+        ],
+      };
+    const existing = ctx.store.get(type, id);
+    if (existing === undefined)
+      return { success: false, errors: [recordError('ENTITY_IS_DELETED', 'entity is deleted', [])] };
+    const { Id: _id, ...values } = record;
+    const result = ctx.store.write(type, existing, values, ctx.now());
+    return result.ok
+      ? { id: result.id, success: true, errors: [] }
+      : { id, success: false, errors: result.errors };
+  });
+  if (rollback !== undefined && results.some((r) => !r.success)) {
+    rollback();
+    const rolledBack = recordError(
+      'ALL_OR_NONE_OPERATION_ROLLED_BACK',
+      'Record rolled back because not all records were valid and the request was using AllOrNone header',
+    );
+    return {
+      status: 200,
+      body: results.map((r) => (r.success ? { id: r.id, success: false, errors: [rolledBack] } : r)),
+    };
+  }
+  return { status: 200, body: results };
+}
+
 /** PATCH sobjects/{Object}/{Id}: 204, or 400 with the record's errors, 404 for no such record. */
 export function patchById(ctx: RestContext, object: string, id: string, body: unknown): Answer {
   if (!isSObject(object)) return { status: 404, body: notFoundBody() };

@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import {
   type Answer,
+  collectionsUpdate,
   collectionsUpsert,
   describe,
   limits,
@@ -263,6 +264,8 @@ export async function startSalesforceStandIn(
           : { status: 404, body: notFoundBody() };
       }
     }
+    if (method === 'PATCH' && a === 'composite' && b === 'sobjects' && parts.length === 2)
+      return collectionsUpdate(ctx, json());
     if (method === 'PATCH' && a === 'composite' && b === 'sobjects' && parts.length === 4)
       return collectionsUpsert(ctx, c!, d!, json());
     if (a === 'jobs' && b === 'ingest') {
