@@ -28,8 +28,10 @@ export interface LaunchReport {
   relaunched: number;
   /** Launched jobs whose finished answer was stored at once (the rest wait for callback or reconcile). */
   stored: number;
-  /** Sum of usage.total_usd of the answers. */
+  /** Sum of usage.total_usd of the answers (and, with --max-usd, of held jobs whose finished copy was stored). */
   usd: number;
+  /** With --max-usd: still reserved at the end for jobs launched without a price yet (RUNNING). */
+  reserved_usd: number;
   stopped: LaunchStop | null;
   /** The line that says why it stopped. */
   stopped_reason: string | null;
@@ -60,6 +62,7 @@ export function createLaunchReport(operation: string, dryRun: boolean): LaunchRe
     relaunched: 0,
     stored: 0,
     usd: 0,
+    reserved_usd: 0,
     stopped: null,
     stopped_reason: null,
     errors: [],

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { isPlainObject } from '../contract/custom-fields.js';
 import { ServiceError, StorageError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
+import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
 import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
 import {
   addProblem,
@@ -59,8 +59,13 @@ export interface LaunchOptions {
   readonly again?: boolean;
   readonly dryRun?: boolean;
   readonly skipInvalid?: boolean;
-  /** Stop launching once the answers' usage.total_usd add up to this. */
+  /**
+   * Spend limit in USD: each request reserves its price before it is sent (launch-budget.ts), and no
+   * request starts that the limit cannot hold.
+   */
   readonly maxUsd?: number | undefined;
+  /** What one job (a person of a Search page) reserves until an answer has priced the operation. */
+  readonly estimateUsd?: number | undefined;
   /** Default 4 for Search and Job Change, 8 for Company Reveal. */
   readonly concurrency?: number | undefined;
   /** Each problem as found. */
@@ -69,18 +74,6 @@ export interface LaunchOptions {
   readonly onValidated?: ((file: ValidatedFile, report: LaunchReport) => void) | undefined;
   /** After each row. */
   readonly onProgress?: ((report: LaunchReport, done: number, total: number) => void) | undefined;
-}
-
-function usdOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  const usage = isPlainObject(output) && isPlainObject(output.usage) ? output.usage : undefined;
-  const total = usage?.total_usd;
-  return typeof total === 'number' && Number.isFinite(total) ? total : undefined;
-}
-
-function personsOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  return isPlainObject(output) && Array.isArray(output.persons) ? output.persons.length : undefined;
 }
 
 function describe(error: unknown): string {
@@ -98,8 +91,10 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   const operation = plan.operation;
   const startedMs = now();
   const report = createLaunchReport(operation.name, options.dryRun ?? false);
+  let budget: LaunchBudget | undefined;
   const finish = (): LaunchReport => {
-    report.usd = roundUsd(report.usd);
+    report.usd = roundUsd(budget?.budget.spentUsd ?? report.usd);
+    report.reserved_usd = roundUsd(budget?.budget.reservedUsd ?? 0);
     report.rate_limited = deps.tracker.rateLimited;
     report.elapsed_ms = now() - startedMs;
     return report;
@@ -120,6 +115,13 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   }
   if (options.dryRun) return finish();
 
+  if (options.maxUsd !== undefined) {
+    budget = await LaunchBudget.open(deps.db, operation.name, {
+      capUsd: options.maxUsd,
+      estimateUsd: options.estimateUsd,
+      now,
+    });
+  }
   const runId = randomUUID();
   const writer = new LaunchRowWriter(deps.db);
   const active = new Set<{ scope: DispatchScope; controller: AbortController }>();
@@ -151,6 +153,12 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     line: number,
   ): Promise<{ go: boolean; count?: number }> => {
     const key = rowKey(operation.name, request);
+    // Reserved before the claim, so that a refused row stays unclaimed for a later run.
+    const reservation = await budget?.reserve(request, () => report.stopped !== null);
+    if (budget !== undefined && reservation === undefined) {
+      stop('max_usd', budget.describe());
+      return { go: false };
+    }
     const claim = await writer.submit((trx) =>
       claimLaunchRow(trx, {
         rowKey: key,
@@ -164,6 +172,7 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       }),
     );
     if (!claim.claimed) {
+      reservation?.release();
       report.skipped += 1;
       const launched = claim.existing.state === 'launched';
       return {
@@ -182,28 +191,40 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     active.add(entry);
     let outcome: LaunchOutcome;
     let result: LaunchResult | undefined;
+    let total: number | 'invalid' | undefined;
     try {
       result = await call(request, scope, controller.signal);
+      total = totalUsdOf(result.response.job);
       outcome = {
         state: 'launched',
         jobId: result.job_id,
         status: result.status,
-        usd: usdOf(result),
-        resultCount: personsOf(result),
+        usd: typeof total === 'number' ? total : undefined,
+        resultCount: personsOf(result.response.job),
       };
     } catch (error) {
       outcome = failure(error, scope, line);
     } finally {
       active.delete(entry);
     }
+    if (total === 'invalid') {
+      // A negative or non-finite total is no price: the job counts at its reservation, never at less.
+      const message = `the answer's usage.total_usd is not a price (negative or not finite); job ${result?.job_id} is counted at what it reserved`;
+      addProblem(report, { line, message });
+      options.onProblem?.(line, message);
+    }
+    if (reservation !== undefined) {
+      if (outcome.state === 'failed') reservation.release();
+      else if (typeof total === 'number') reservation.settle(total, outcome.resultCount ?? 1);
+      // RUNNING (no price yet), or an answer that may have bought a job: the reservation stays.
+      else if (result !== undefined) budget?.hold(result.job_id, reservation);
+      else reservation.hold();
+    }
     await writer.submit((trx) => recordLaunchOutcome(trx, key, outcome, new Date(now())));
     if (result === undefined) return { go: false };
     report.launched += 1;
     if (result.stored !== undefined) report.stored += 1;
     report.usd += outcome.usd ?? 0;
-    if (options.maxUsd !== undefined && report.usd >= options.maxUsd) {
-      stop('max_usd', `budget reached: $${roundUsd(report.usd)} spent of --max-usd ${options.maxUsd}`);
-    }
     return { go: true, ...(outcome.resultCount === undefined ? {} : { count: outcome.resultCount }) };
   };
 

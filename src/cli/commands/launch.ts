@@ -23,6 +23,7 @@ interface LaunchFlags {
   pages?: string;
   webhookUrl?: string;
   maxUsd?: string;
+  estimateUsd?: string;
   dryRun?: boolean;
   again?: boolean;
   skipInvalid?: boolean;
@@ -91,8 +92,12 @@ function summaryLines(report: LaunchReport): string[] {
     `${report.invalid} invalid`,
   ];
   if (report.relaunched > 0) parts.push(`${report.relaunched} relaunched (left uncertain by an earlier run)`);
+  const reserved =
+    report.reserved_usd > 0
+      ? ` (and $${report.reserved_usd.toFixed(2)} reserved for jobs still RUNNING)`
+      : '';
   return [
-    `${report.operation}: ${report.rows} rows: ${parts.join(', ')}; ${report.stored} stored at once, $${report.usd.toFixed(2)} spent`,
+    `${report.operation}: ${report.rows} rows: ${parts.join(', ')}; ${report.stored} stored at once, $${report.usd.toFixed(2)} spent${reserved}`,
   ];
 }
 
@@ -123,6 +128,10 @@ async function runLaunchCommand(
     }),
   );
   const maxUsd = positiveNumber('--max-usd', flags.maxUsd);
+  const estimateUsd = positiveNumber('--estimate-usd', flags.estimateUsd);
+  if (estimateUsd !== undefined && maxUsd === undefined) {
+    throw new CliError('--estimate-usd is what --max-usd reserves: give --max-usd too', EXIT_USAGE);
+  }
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const rateLimit = flags.rate === undefined ? undefined : usage(() => parseRateSpec(flags.rate ?? ''));
   const service = flags.dryRun ? undefined : requireService(config);
@@ -189,6 +198,7 @@ async function runLaunchCommand(
         dryRun: flags.dryRun ?? false,
         skipInvalid: flags.skipInvalid ?? false,
         maxUsd,
+        estimateUsd,
         concurrency,
         onProblem: (line, message) => writeLine(ctx.stderr, `line ${line}: ${message}`),
         onValidated: (file) => {
@@ -265,7 +275,14 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
         '--webhook-url <url>',
         `callback address (default: ${CONFIG_VARIABLES.publicUrl} + /webhooks when set)`,
       )
-      .option('--max-usd <usd>', "stop launching once the answers' usage.total_usd add up to this")
+      .option(
+        '--max-usd <usd>',
+        'spend limit: each request reserves its price before it is sent (the highest usage.total_usd seen, held while RUNNING); none starts past the limit',
+      )
+      .option(
+        '--estimate-usd <usd>',
+        `what --max-usd reserves per ${operation === 'search' ? 'person of a page' : 'job'} before an answer has priced it (default: all that is left, one request at a time)`,
+      )
       .option('--dry-run', 'validate and show what would be launched; send nothing')
       .option('--again', 'launch rows that an earlier run already launched')
       .option('--skip-invalid', 'launch the valid rows and list the invalid ones')

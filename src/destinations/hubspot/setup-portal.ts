@@ -8,36 +8,36 @@
  * its own limit by the client. With `dryRun`, only reads: says what it would create and adopt.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { exportRows, templateHeader } from '../../export/export-rows.js';
 import type { Database } from '../../storage/database.js';
-import type { PropertyDefinition } from './check-values.js';
+import { checkAnswer } from '../crm/check-answer.js';
+import type { FieldDefinition } from '../crm/check-values.js';
+import type { CrmTemplates } from '../crm/crm-rows.js';
+import { COMPANY_DOMAIN_COLUMN, type CrmKeys } from '../crm/map-records.js';
+import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import type { SetupReport } from '../crm/setup-report.js';
+import { readDefinitions } from './hubspot-adapter.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
-import type { HubSpotTemplates } from './hubspot-rows.js';
-import { COMPANY_DOMAIN_COLUMN, type HubSpotKeys } from './map-records.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
 
 /** Domains per search call (one IN filter) and results per page: HubSpot's search limits. */
 export const SEARCH_VALUES = 100;
 export const SEARCH_PAGE = 200;
+/** Results one search query reaches at most: HubSpot answers 400 past them, so paging stops there. */
+export const SEARCH_RESULTS_LIMIT = 10_000;
 
-/** What setup did (or, in a dry run, would do). */
-export interface SetupReport {
-  readonly properties: Array<{ object: 'companies' | 'contacts'; name: string; unique: boolean }>;
-  /** A key property that exists without unique values: upserts by it would be refused. */
-  readonly problems: string[];
-  readonly adopted: Array<{ domain: string; id: string }>;
-  readonly ambiguous: Array<{ domain: string; ids: string[] }>;
-  /** Companies that already carry the key. */
-  alreadyKeyed: number;
-  /** Contacts without an e-mail, found by their LinkedIn URL (keyed by `contact_key`). */
-  readonly adoptedContacts: Array<{ linkedinUrl: string; id: string }>;
-  readonly ambiguousContacts: Array<{ linkedinUrl: string; ids: string[] }>;
-  contactsAlreadyKeyed: number;
-  readonly dryRun: boolean;
-}
+const searchSchema = z.object({
+  results: z.array(
+    z.object({
+      id: z.union([z.string(), z.number()]).transform(String),
+      properties: z.record(z.string(), z.string().nullable()).default({}),
+    }),
+  ),
+  paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
+});
 
 /** The properties the mapping writes that HubSpot does not define: hooksync_* and the keys. */
-function wantedProperties(templates: HubSpotTemplates, keys: HubSpotKeys) {
+function wantedProperties(templates: CrmTemplates, keys: CrmKeys) {
   const custom = (object: 'companies' | 'contacts', key: string) => [
     { object, name: key, unique: true },
     ...templates[object].columns
@@ -54,7 +54,7 @@ function label(name: string): string {
 }
 
 /** The normalized domains of every company the destination would write (revealed, or a person's employer). */
-async function storedDomains(db: Kysely<Database>, templates: HubSpotTemplates): Promise<string[]> {
+async function storedDomains(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
   const domains = new Set<string>();
   for (const [template, column] of [
     [templates.companies, 'domain'],
@@ -73,7 +73,7 @@ async function storedDomains(db: Kysely<Database>, templates: HubSpotTemplates):
 const LINKEDIN_PROPERTY = 'hs_linkedin_url';
 
 /** The normalized LinkedIn URLs of the contacts the destination would key by them (those without an e-mail). */
-async function storedLinkedinUrls(db: Kysely<Database>, templates: HubSpotTemplates): Promise<string[]> {
+async function storedLinkedinUrls(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
   const header = templateHeader(templates.contacts);
   const [emailAt, linkedinAt] = [header.indexOf('email'), header.indexOf(LINKEDIN_PROPERTY)];
   const urls = new Set<string>();
@@ -104,8 +104,8 @@ function linkedinSpellings(url: string): string[] {
 export async function setupPortal(options: {
   readonly client: HubSpotClient;
   readonly db: Kysely<Database>;
-  readonly templates: HubSpotTemplates;
-  readonly keys: HubSpotKeys;
+  readonly templates: CrmTemplates;
+  readonly keys: CrmKeys;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
 }): Promise<SetupReport> {
@@ -121,11 +121,10 @@ export async function setupPortal(options: {
     contactsAlreadyKeyed: 0,
     dryRun,
   };
-  const defined = new Map<string, Map<string, PropertyDefinition>>();
+  const defined = new Map<string, Map<string, FieldDefinition>>();
   for (const object of ['companies', 'contacts'] as const) {
     const answer = await client.request('GET', `/crm/v3/properties/${object}`, undefined, signal);
-    const results = (answer.body as { results?: PropertyDefinition[] } | null)?.results ?? [];
-    defined.set(object, new Map(results.map((definition) => [definition.name, definition])));
+    defined.set(object, readDefinitions(answer, `GET /crm/v3/properties/${object}`));
   }
   for (const wanted of wantedProperties(options.templates, keys)) {
     const existing = defined.get(wanted.object)!.get(wanted.name);
@@ -167,8 +166,8 @@ export async function setupPortal(options: {
     dryRun,
     signal,
   );
-  report.adopted.push(...companies.adopted.map(({ key, id }) => ({ domain: key, id })));
-  report.ambiguous.push(...companies.ambiguous.map(({ key, ids }) => ({ domain: key, ids })));
+  for (const { key, id } of companies.adopted) report.adopted.push({ domain: key, id });
+  for (const { key, ids } of companies.ambiguous) report.ambiguous.push({ domain: key, ids });
   report.alreadyKeyed = companies.alreadyKeyed;
   const contacts = await adopt(
     client,
@@ -183,8 +182,8 @@ export async function setupPortal(options: {
     dryRun,
     signal,
   );
-  report.adoptedContacts.push(...contacts.adopted.map(({ key, id }) => ({ linkedinUrl: key, id })));
-  report.ambiguousContacts.push(...contacts.ambiguous.map(({ key, ids }) => ({ linkedinUrl: key, ids })));
+  for (const { key, id } of contacts.adopted) report.adoptedContacts.push({ linkedinUrl: key, id });
+  for (const { key, ids } of contacts.ambiguous) report.ambiguousContacts.push({ linkedinUrl: key, ids });
   report.contactsAlreadyKeyed = contacts.alreadyKeyed;
   return report;
 }
@@ -227,7 +226,10 @@ async function adopt(
     const values = [...wanted].flatMap(adoption.spellings);
     const found = new Map<string, Array<{ id: string; keyed: boolean }>>();
     let after: string | undefined;
+    let seen = 0;
+    let more = false;
     do {
+      const call = `POST /crm/v3/objects/${adoption.object}/search`;
       const answer = await client.request(
         'POST',
         `/crm/v3/objects/${adoption.object}/search`,
@@ -239,18 +241,20 @@ async function adopt(
         },
         signal,
       );
-      const body = answer.body as {
-        results?: Array<{ id: string; properties?: Record<string, string | null> }>;
-        paging?: { next?: { after?: string } };
-      } | null;
-      for (const record of body?.results ?? []) {
-        const key = adoption.normalize(record.properties?.[adoption.searchProperty] ?? undefined);
+      const body = checkAnswer(searchSchema, answer, { crm: 'HubSpot', call });
+      for (const record of body.results) {
+        const key = adoption.normalize(record.properties[adoption.searchProperty] ?? undefined);
         if (key === undefined || !wanted.has(key)) continue;
-        const keyed = (record.properties?.[adoption.keyProperty] ?? '') !== '';
-        found.set(key, [...(found.get(key) ?? []), { id: record.id, keyed }]);
+        const keyed = (record.properties[adoption.keyProperty] ?? '') !== '';
+        const held = found.get(key);
+        if (held === undefined) found.set(key, [{ id: record.id, keyed }]);
+        else held.push({ id: record.id, keyed });
       }
-      after = body?.paging?.next?.after;
-    } while (after !== undefined);
+      seen += body.results.length;
+      after = body.paging?.next?.after;
+      // HubSpot answers 400 past 10,000 results of one query: what lies beyond is not reachable by paging.
+      more = after !== undefined && body.results.length > 0 && seen + SEARCH_PAGE <= SEARCH_RESULTS_LIMIT;
+    } while (more);
     for (const [key, records] of found) {
       if (records.some((record) => record.keyed)) result.alreadyKeyed += 1;
       else if (records.length > 1)

@@ -5,8 +5,8 @@
  * failure, an e-mail batch split, the dry run.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
-import { dryRunReplay } from '../../../src/destinations/hubspot/dry-run-replay.js';
 import type { HubSpotDestination } from '../../../src/destinations/hubspot/hubspot-destination.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';

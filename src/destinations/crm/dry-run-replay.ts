@@ -1,6 +1,6 @@
 /**
- * `hooksync destinations replay <name> --dry-run` for a HubSpot destination: the events the replay would
- * queue, read in batches as the lane would send them, each record planned against what HubSpot holds
+ * `hooksync destinations replay <name> --dry-run` for a CRM destination: the events the replay would
+ * queue, read in batches as the lane would send them, each record planned against what the CRM holds
  * (reads only, no write): create, update with the field-by-field change, or skip and why; and the calls the
  * real run would use.
  */
@@ -8,8 +8,7 @@ import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type ReplaySelection, selectReplayEvents } from '../destination-admin.js';
 import type { OutboxDelivery } from '../destination-type.js';
 import { loadEventJobs } from '../outbox.js';
-import { HUBSPOT_BATCH_LIMIT } from './hubspot-client.js';
-import type { HubSpotDestination } from './hubspot-destination.js';
+import type { CrmDestination } from './crm-destination.js';
 import type { RecordReport } from './sync-batch.js';
 
 /** The dry run's report. */
@@ -24,10 +23,10 @@ export interface DryRunReport {
   readonly failed: Array<{ job_id: string; revision: number; error: string }>;
 }
 
-/** Plans the replay of `selection` without writing to HubSpot or to the outbox. */
+/** Plans the replay of `selection` without writing to the CRM or to the outbox. */
 export async function dryRunReplay(options: {
   readonly database: HooksyncDatabase;
-  readonly destination: HubSpotDestination;
+  readonly destination: CrmDestination;
   readonly name: string;
   readonly selection: ReplaySelection;
   readonly signal: AbortSignal;
@@ -40,8 +39,8 @@ export async function dryRunReplay(options: {
   const report: DryRunReport = { events: events.length, records: [], associations: 0, calls: 0, failed: [] };
   let calls = 0;
   let associations = 0;
-  for (let at = 0; at < events.length; at += HUBSPOT_BATCH_LIMIT) {
-    const chunk = events.slice(at, at + HUBSPOT_BATCH_LIMIT);
+  for (let at = 0; at < events.length; at += destination.batchSize) {
+    const chunk = events.slice(at, at + destination.batchSize);
     const jobs = await loadEventJobs(
       database.db,
       chunk.map((event) => event.job_id),

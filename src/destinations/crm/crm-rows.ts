@@ -1,7 +1,7 @@
 /**
- * The rows a job gives the HubSpot destination: the hubspot-companies and hubspot-contacts templates'
- * (the same mapping as the files users import), the contacts' with their employer's domain and name added
- * for the company key and the association.
+ * The rows a job gives a CRM destination: its companies and contacts templates' (the same mapping as the
+ * files users import: hubspot-companies and hubspot-contacts, salesforce-accounts and salesforce-contacts,
+ * ...), the contacts' with their employer's domain and name added for the company key and the link.
  */
 import type { Kysely } from 'kysely';
 import { exportRows, templateHeader } from '../../export/export-rows.js';
@@ -11,16 +11,22 @@ import type { Database } from '../../storage/database.js';
 import { COMPANY_DOMAIN_COLUMN, COMPANY_NAME_COLUMN } from './map-records.js';
 
 /** The two templates, loaded once. */
-export interface HubSpotTemplates {
+export interface CrmTemplates {
   readonly companies: ExportTemplate;
   readonly contacts: ExportTemplate;
 }
 
+/** The built-in templates a CRM maps with, by name. */
+export interface CrmTemplateNames {
+  readonly companies: string;
+  readonly contacts: string;
+}
+
 /** Loads the built-in templates the destination maps with. */
-export async function loadHubSpotTemplates(): Promise<HubSpotTemplates> {
+export async function loadCrmTemplates(names: CrmTemplateNames): Promise<CrmTemplates> {
   const [companies, contacts] = await Promise.all([
-    loadTemplate('hubspot-companies'),
-    loadTemplate('hubspot-contacts'),
+    loadTemplate(names.companies),
+    loadTemplate(names.contacts),
   ]);
   return {
     companies,
@@ -45,9 +51,9 @@ async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: str
 }
 
 /** One job's rows for the kind it is (a reveal's companies, a search's or job change's persons). */
-export async function hubSpotRows(
+export async function crmRows(
   db: Kysely<Database>,
-  templates: HubSpotTemplates,
+  templates: CrmTemplates,
   job: { readonly jobId: string; readonly kind: string },
 ) {
   return {

@@ -1,9 +1,9 @@
 /**
- * Template rows → the HubSpot records one batch writes. The mapping is the hubspot-companies and
- * hubspot-contacts templates' (one mapping for files and for the API); the rows carry a few internal
- * columns (`hooksync:…`: a colon is never in a HubSpot property name) for keys and the contact's company. Keys are normalized and
- * deduplicated across the batch, the newest event winning, because HubSpot refuses a whole batch that
- * names one key twice.
+ * Template rows → the records one batch writes to a CRM. The mapping is the CRM's own templates' (one
+ * mapping for files and for the API); the rows carry a few internal columns (`hooksync:…`: a colon is never
+ * in a CRM field name) for keys and the contact's company. Keys are normalized and deduplicated across the
+ * batch, the newest event winning, because a CRM refuses a batch that names one key twice (HubSpot refuses
+ * it whole; Salesforce fails every such record).
  */
 import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
 
@@ -11,34 +11,49 @@ import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normali
 export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
 export const COMPANY_NAME_COLUMN = 'hooksync:company_name';
 
-/** The job change properties whose value `moved` makes current again (they overwrite unless configured). */
-export const MOVED_FIELDS = ['jobtitle', 'company'] as const;
-/** What a `left` contact gets: its status only. */
-export const LEFT_FIELDS = ['hooksync_job_change_status'] as const;
-
-/** Where the keys live in HubSpot. */
-export interface HubSpotKeys {
-  /** The unique company property holding the normalized domain. */
+/** Where the keys live in the CRM. */
+export interface CrmKeys {
+  /** The unique company field holding the normalized domain. */
   readonly companyKey: string;
-  /** The unique contact property holding the normalized LinkedIn URL (contacts without e-mail). */
+  /** The unique contact field holding the normalized LinkedIn URL (contacts without e-mail). */
   readonly contactKey: string;
 }
 
-/** One company to upsert, and the events (indexes into the batch) that carry it. */
+/**
+ * Which template columns (the CRM's field names) carry what the core needs: the company's domain and
+ * name, the contact's e-mail, LinkedIn URL and job change status, and which fields a moved or left contact
+ * gets. HubSpot: `domain`, `name`, `email`, `hs_linkedin_url`, `hooksync_job_change_status`.
+ */
+export interface RecordShape {
+  readonly domain: string;
+  readonly companyName: string;
+  /** The contact's e-mail field; e-mail contacts are keyed by it. */
+  readonly email: string;
+  readonly linkedinUrl: string;
+  readonly jobChangeStatus: string;
+  /** The contact's current employer's name, when the template writes one. */
+  readonly contactCompany: string | undefined;
+  /** The fields whose value `moved` makes current again (they overwrite unless configured). */
+  readonly movedFields: readonly string[];
+  /** What a `left` contact gets: its status only. */
+  readonly leftFields: readonly string[];
+}
+
+/** One company to write, and the events (indexes into the batch) that carry it. */
 export interface CompanyRecord {
   readonly key: string;
   readonly properties: Record<string, string>;
   readonly events: number[];
 }
 
-/** One contact to upsert by `idProperty` (`email` or the contact key). */
+/** One contact to write by `idProperty` (the e-mail field or the contact key). */
 export interface ContactRecord {
   readonly idProperty: string;
   readonly key: string;
   readonly properties: Record<string, string>;
   /** The job change status (`moved`, `left`, ...), '' when not a job change. */
   readonly status: string;
-  /** Its company's key, to associate with; undefined for `left` or when unknown. */
+  /** Its company's key, to link with; undefined for `left` or when unknown. */
   readonly companyKey: string | undefined;
   readonly events: number[];
 }
@@ -57,7 +72,7 @@ export interface EventRows {
   readonly contacts: ReadonlyArray<Readonly<Record<string, string>>>;
 }
 
-/** What a batch writes, in order: companies, contacts, then their associations. */
+/** What a batch writes, in order: companies, contacts, then their links. */
 export interface MappedBatch {
   readonly companies: CompanyRecord[];
   readonly contacts: ContactRecord[];
@@ -67,7 +82,7 @@ export interface MappedBatch {
 function mappedProperties(row: Readonly<Record<string, string>>): Record<string, string> {
   const properties: Record<string, string> = {};
   for (const [name, value] of Object.entries(row)) {
-    // "No value" is a property left out: "" would clear what HubSpot holds.
+    // "No value" is a field left out: "" would clear what the CRM holds.
     if (!name.includes(':') && value.trim() !== '') properties[name] = value.trim();
   }
   return properties;
@@ -82,7 +97,7 @@ function put<R extends { readonly events: number[] }>(map: Map<string, R>, id: s
 }
 
 /** Maps a batch's rows (events in claim order, oldest first) to deduplicated records. */
-export function mapRecords(batch: readonly EventRows[], keys: HubSpotKeys): MappedBatch {
+export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: RecordShape): MappedBatch {
   const companies = new Map<string, CompanyRecord>();
   const contacts = new Map<string, ContactRecord>();
   const skipped: SkippedRecord[] = [];
@@ -103,39 +118,39 @@ export function mapRecords(batch: readonly EventRows[], keys: HubSpotKeys): Mapp
   for (const { event, companies: companyRows, contacts: contactRows } of batch) {
     for (const row of companyRows) {
       const properties = mappedProperties(row);
-      if (company(event, properties, row.domain) === undefined)
+      if (company(event, properties, row[shape.domain]) === undefined)
         skipped.push({ object: 'companies', event, reason: 'no usable domain' });
     }
     for (const row of contactRows) {
-      const status = row.hooksync_job_change_status?.trim() ?? '';
+      const status = row[shape.jobChangeStatus]?.trim() ?? '';
       let properties = mappedProperties(row);
-      const email = normalizeEmail(row.email);
-      const linkedin = normalizeLinkedinUrl(row.hs_linkedin_url);
+      const email = normalizeEmail(row[shape.email]);
+      const linkedin = normalizeLinkedinUrl(row[shape.linkedinUrl]);
       if (email === undefined && linkedin === undefined) {
         skipped.push({ object: 'contacts', event, reason: 'neither an e-mail nor a LinkedIn URL' });
         continue;
       }
-      delete properties.email;
+      delete properties[shape.email];
       if (status === 'left') {
         properties = Object.fromEntries(
-          LEFT_FIELDS.filter((name) => properties[name] !== undefined).map((name) => [
-            name,
-            properties[name]!,
-          ]),
+          shape.leftFields
+            .filter((name) => properties[name] !== undefined)
+            .map((name) => [name, properties[name]!]),
         );
       }
-      // Only a contact keyed by LinkedIn gets the key property: stamping it on an e-mail contact could
+      // Only a contact keyed by LinkedIn gets the key field: stamping it on an e-mail contact could
       // collide with the LinkedIn-keyed contact of the same person (a unique value held twice).
-      const [idProperty, key] = email !== undefined ? ['email', email] : [keys.contactKey, linkedin!];
+      const [idProperty, key] = email !== undefined ? [shape.email, email] : [keys.contactKey, linkedin!];
       properties[idProperty] = key;
+      const employer = shape.contactCompany === undefined ? undefined : row[shape.contactCompany];
       const companyKey =
         status === 'left'
           ? undefined
           : company(
               event,
               mappedProperties({
-                name: row[COMPANY_NAME_COLUMN] ?? row.company ?? '',
-                domain: row[COMPANY_DOMAIN_COLUMN] ?? '',
+                [shape.companyName]: row[COMPANY_NAME_COLUMN] ?? employer ?? '',
+                [shape.domain]: row[COMPANY_DOMAIN_COLUMN] ?? '',
               }),
               row[COMPANY_DOMAIN_COLUMN],
               true,

@@ -1,6 +1,6 @@
 /** Template rows → records: keys, in-batch dedupe (newest wins), skipped rows, moved and left contacts. */
 import { describe, expect, it } from 'vitest';
-import { mapRecords } from '../../../../src/destinations/hubspot/map-records.js';
+import { mapRecords } from '../../../../src/destinations/hubspot/hubspot-records.js';
 
 const KEYS = { companyKey: 'hooksync_domain', contactKey: 'hooksync_linkedin_url' };
 

@@ -1,6 +1,6 @@
 /** Which properties an upsert sends: fill-empty never overwrites a value, overwrite sends all, skip none. */
 import { describe, expect, it } from 'vitest';
-import { planWrite, policyFor } from '../../../../src/destinations/hubspot/plan-writes.js';
+import { planWrite, policyFor } from '../../../../src/destinations/crm/plan-writes.js';
 
 const desired = {
   hooksync_domain: 'acme.com',

@@ -1,6 +1,9 @@
 /** Values checked before sending: a bad one is left out with a warning, the rest go. */
 import { describe, expect, it } from 'vitest';
-import { checkValues, type PropertyDefinition } from '../../../../src/destinations/hubspot/check-values.js';
+import {
+  checkValues,
+  type FieldDefinition as PropertyDefinition,
+} from '../../../../src/destinations/crm/check-values.js';
 
 const definitions = new Map<string, PropertyDefinition>(
   [
@@ -24,6 +27,7 @@ describe('checkValues', () => {
         founded_year: '1999',
       },
       definitions,
+      'HubSpot',
     );
     expect(properties).toEqual({ name: 'Acme' });
     expect(warnings).toEqual([
@@ -43,6 +47,7 @@ describe('checkValues', () => {
         numberofemployees: '250',
       },
       definitions,
+      'HubSpot',
     );
     expect(warnings).toEqual([]);
     expect(properties).toEqual({

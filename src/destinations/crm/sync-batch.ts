@@ -1,37 +1,27 @@
 /**
- * One batch of events written to HubSpot, in the order the records depend on: companies, then contacts,
- * then each contact's association with its company (by the ids the upserts returned). Every step is an
- * upsert by key or an association create, so running a batch again after a crash writes the same records
- * and associations again, never twice: the outbox's at-least-once delivery is what makes it resumable.
- * An event is delivered only when all its records (and association) are written.
+ * One batch of events written to a CRM: companies first (by their key), then contacts (by e-mail or their
+ * key), then each contact linked to its company (in the contact's own write, or by a call of its own after
+ * both are written). Every write is keyed, so a retried batch converges: the CRM's at-least-once delivery is
+ * what makes it resumable. An event is delivered only when all its records (and link) are written.
  */
-import type { PropertyDefinition } from './check-values.js';
-import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
-import {
-  type CompanyRecord,
-  type ContactRecord,
-  type HubSpotKeys,
-  type MappedBatch,
-  MOVED_FIELDS,
-  type SkippedRecord,
-} from './map-records.js';
+import type { FieldDefinition } from './check-values.js';
+import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
+import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
 import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
-import { type WriteOutcome, writeRecords } from './write-records.js';
-
-/** contact→company association types (HubSpot-defined): unlabeled, and primary for a moved contact. */
-export const CONTACT_TO_COMPANY = 279;
-export const CONTACT_TO_PRIMARY_COMPANY = 1;
+import { chunksOf, type WriteOutcome, writeRecords } from './write-records.js';
 
 /** How a destination writes. */
 export interface SyncSettings {
-  readonly keys: HubSpotKeys;
+  readonly keys: CrmKeys;
   readonly write: 'overwrite' | 'fill-empty';
   readonly fields: Readonly<Record<string, FieldPolicy>>;
+  /** The fields a moved contact's new job makes current (they overwrite unless `fields` says otherwise). */
+  readonly movedFields: readonly string[];
 }
 
 /** One record's line of the report (and of the dry run). */
 export interface RecordReport {
-  readonly object: 'companies' | 'contacts';
+  readonly object: CrmObject;
   readonly key: string;
   readonly action: 'create' | 'update' | 'skip' | 'failed';
   readonly changes: readonly FieldChange[];
@@ -54,18 +44,16 @@ function fail(failed: Map<number, string>, events: readonly number[], error: str
   for (const event of events) if (!failed.has(event)) failed.set(event, error);
 }
 
-/** Writes (or, with `dryRun`, plans) a mapped batch. Throws HubSpotError for trouble that is not a record's. */
+/** Writes (or, with `dryRun`, plans) a mapped batch. Throws CrmError for trouble that is not a record's. */
 export async function syncBatch(options: {
-  readonly client: HubSpotClient;
+  readonly adapter: CrmAdapter;
   readonly batch: MappedBatch;
   readonly settings: SyncSettings;
-  readonly definitions: (
-    object: 'companies' | 'contacts',
-  ) => Promise<ReadonlyMap<string, PropertyDefinition> | undefined>;
+  readonly definitions: (object: CrmObject) => Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
 }): Promise<SyncReport> {
-  const { client, batch, settings, dryRun, signal } = options;
+  const { adapter, batch, settings, dryRun, signal } = options;
   const records: RecordReport[] = batch.skipped.map((skip: SkippedRecord) => ({
     object: skip.object,
     key: '',
@@ -77,12 +65,12 @@ export async function syncBatch(options: {
   }));
   const failed = new Map<number, string>();
   const plain = policyFor({ write: settings.write, fields: settings.fields });
-  const moved = policyFor({ write: settings.write, fields: settings.fields, overwriting: MOVED_FIELDS });
-  const report = (
-    object: 'companies' | 'contacts',
-    record: CompanyRecord | ContactRecord,
-    outcome: WriteOutcome,
-  ) => {
+  const moved = policyFor({
+    write: settings.write,
+    fields: settings.fields,
+    overwriting: settings.movedFields,
+  });
+  const report = (object: CrmObject, record: CompanyRecord | ContactRecord, outcome: WriteOutcome) => {
     records.push({
       object,
       key: record.key,
@@ -98,7 +86,7 @@ export async function syncBatch(options: {
   const companyIds = new Map<string, string | undefined>();
   let calls = 0;
   const { outcomes: companyOutcomes, calls: companyCalls } = await writeRecords({
-    client,
+    adapter,
     object: 'companies',
     inputs: batch.companies.map((record) => ({
       idProperty: settings.keys.companyKey,
@@ -117,18 +105,22 @@ export async function syncBatch(options: {
     if (outcome.action !== 'failed') companyIds.set(record.key, outcome.id);
   });
 
+  const inWrite = adapter.links === 'in-write';
   const contactIds = new Map<ContactRecord, string | undefined>();
   const contactDefinitions = await options.definitions('contacts');
   for (const idProperty of new Set(batch.contacts.map((record) => record.idProperty))) {
     const group = batch.contacts.filter((record) => record.idProperty === idProperty);
     const written = await writeRecords({
-      client,
+      adapter,
       object: 'contacts',
       inputs: group.map((record) => ({
         idProperty,
         key: record.key,
         properties: record.properties,
         policyOf: record.status === 'moved' ? moved : plain,
+        ...(inWrite && record.companyKey !== undefined && companyIds.has(record.companyKey)
+          ? { company: { key: record.companyKey, id: companyIds.get(record.companyKey) } }
+          : {}),
       })),
       definitions: contactDefinitions,
       dryRun,
@@ -151,50 +143,42 @@ export async function syncBatch(options: {
     }
     links.push({ record, from, to: companyIds.get(record.companyKey) });
   }
+  if (inWrite || adapter.link === undefined)
+    return { records, failedEvents: failed, associations: links.length, calls };
+  const { writeBatch } = adapter.limits;
   if (dryRun) {
-    calls += Math.ceil(links.length / HUBSPOT_BATCH_LIMIT);
+    calls += Math.ceil(links.length / writeBatch);
     return { records, failedEvents: failed, associations: links.length, calls };
   }
   let associations = 0;
-  for (let at = 0; at < links.length; at += HUBSPOT_BATCH_LIMIT) {
-    const chunk = links.slice(at, at + HUBSPOT_BATCH_LIMIT).filter((link) => {
+  for (const slice of chunksOf(links, writeBatch)) {
+    const chunk = slice.filter((link) => {
       if (link.from !== undefined && link.to !== undefined) return true;
       fail(failed, link.record.events, `contacts ${link.record.key}: a record id is unknown, not associated`);
       return false;
     });
     if (chunk.length === 0) continue;
     calls += 1;
-    const answer = await client.request(
-      'POST',
-      '/crm/v4/associations/contacts/companies/batch/create',
-      {
-        inputs: chunk.map(({ record, from, to }) => ({
-          from: { id: from },
-          to: { id: to },
-          types: [
-            { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: CONTACT_TO_COMPANY },
-            ...(record.status === 'moved'
-              ? [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: CONTACT_TO_PRIMARY_COMPANY }]
-              : []),
-          ],
-        })),
-      },
+    const refused = await adapter.link(
+      chunk.map(
+        ({ record, from, to }): CompanyLink => ({
+          contactId: from!,
+          companyId: to!,
+          primary: record.status === 'moved',
+        }),
+      ),
       signal,
     );
-    const body = answer.body as {
-      results?: ReadonlyArray<{ fromObjectId?: string | number; toObjectId?: string | number }>;
-      errors?: ReadonlyArray<{ message?: string }>;
-    } | null;
-    const done = new Set((body?.results ?? []).map((r) => `${r.fromObjectId}>${r.toObjectId}`));
-    for (const { record, from, to } of chunk) {
-      if (done.has(`${from}>${to}`)) associations += 1;
+    chunk.forEach(({ record }, at) => {
+      const error = refused[at];
+      if (error === undefined) associations += 1;
       else
         fail(
           failed,
           record.events,
-          `contacts ${record.key}: association with company ${record.companyKey} refused: ${body?.errors?.[0]?.message ?? 'not returned'}`,
+          `contacts ${record.key}: association with company ${record.companyKey} refused: ${error}`,
         );
-    }
+    });
   }
   return { records, failedEvents: failed, associations, calls };
 }

@@ -5,7 +5,7 @@ import {
   normalizeDomain,
   normalizeEmail,
   normalizeLinkedinUrl,
-} from '../../../../src/destinations/hubspot/normalize-keys.js';
+} from '../../../../src/destinations/crm/normalize-keys.js';
 
 describe('normalizeDomain', () => {
   it.each([

@@ -1,15 +1,17 @@
 /**
- * Values are checked against the portal's property definitions before they are sent, because one bad value
- * fails a whole e-mail-keyed batch (and a record in any batch): the property must exist, an e-mail must be
- * one, an enumeration's value one of its options, a number a number, a date a day (sent as midnight UTC).
- * A bad value is left out with a warning, never sent.
+ * Values are checked against the CRM's field definitions before they are sent, because one bad value fails
+ * a whole batch in some CRMs (HubSpot's e-mail-keyed upserts) and a record in any: the field must exist, an
+ * e-mail must be one, an enumeration's value one of its options, a number a number, a date a day (sent as
+ * midnight UTC). A bad value is left out with a warning, never sent. Each adapter maps its CRM's field types
+ * onto the few types below (HubSpot's are these; Salesforce's picklist and Pipedrive's enum are an
+ * `enumeration`, double and currency a `number`, boolean a `bool`).
  */
 import { isEmail } from './normalize-keys.js';
 
-/** What hooksync needs of a HubSpot property definition. */
-export interface PropertyDefinition {
+/** What hooksync needs of a CRM's field (a HubSpot property, a Salesforce or Pipedrive field). */
+export interface FieldDefinition {
   readonly name: string;
-  /** string, number, date, datetime, enumeration, bool, ... */
+  /** string, number, date, datetime, enumeration, bool; any other type is sent unchecked. */
   readonly type: string;
   readonly options?: ReadonlyArray<{ readonly value: string }>;
   readonly hasUniqueValue?: boolean;
@@ -38,11 +40,12 @@ function checkDate(value: string): string | undefined {
 
 /** Checks one value; returns the value to send (possibly reformatted) or why it is left out. */
 export function checkValue(
-  definition: PropertyDefinition | undefined,
+  definition: FieldDefinition | undefined,
   name: string,
   value: string,
+  crm = 'the CRM',
 ): { value: string } | { problem: string } {
-  if (definition === undefined) return { problem: `property "${name}" does not exist in HubSpot` };
+  if (definition === undefined) return { problem: `property "${name}" does not exist in ${crm}` };
   if (name === 'email' && !isEmail(value)) return { problem: `"${value}" is not an e-mail address` };
   switch (definition.type) {
     case 'enumeration': {
@@ -69,17 +72,18 @@ export function checkValue(
 
 /**
  * Checks every property of a record. `definitions` undefined means they could not be read (no schema
- * scope): values are then sent unchecked, as the export file would carry them.
+ * scope): values are then sent unchecked, as the export file would carry them. `crm` names it in warnings.
  */
 export function checkValues(
   properties: Readonly<Record<string, string>>,
-  definitions: ReadonlyMap<string, PropertyDefinition> | undefined,
+  definitions: ReadonlyMap<string, FieldDefinition> | undefined,
+  crm = 'the CRM',
 ): CheckedValues {
   if (definitions === undefined) return { properties: { ...properties }, warnings: [] };
   const checked: Record<string, string> = {};
   const warnings: string[] = [];
   for (const [name, value] of Object.entries(properties)) {
-    const result = checkValue(definitions.get(name), name, value);
+    const result = checkValue(definitions.get(name), name, value, crm);
     if ('value' in result) checked[name] = result.value;
     else warnings.push(result.problem);
   }
