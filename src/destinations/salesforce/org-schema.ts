@@ -1,11 +1,12 @@
 /**
  * What the org's `describe` says about the fields a destination writes (shared/docs/salesforce-api.md §2, §9):
  * the key fields must exist, be External ID + Unique and case-insensitive; every mapped field must exist and be
- * updateable. The same descriptions fit values before they are sent: text cut to the field's length,
- * restricted picklist values matched to the org's spelling, e-mail addresses and numbers checked; a value that
- * cannot fit is left out with a warning, never sent to fail the record.
+ * updateable. The same descriptions, mapped onto the core's field definitions, fit values before they are
+ * sent (`crm/check-values.ts`: text cut to the field's length, restricted picklist options, e-mail addresses
+ * and numbers checked; a value that cannot fit is left out with a warning, never sent to fail the record).
  */
 import { z } from 'zod';
+import type { FieldDefinition } from '../crm/check-values.js';
 import type { SalesforceClient } from './salesforce-client.js';
 
 /** The part of a field's description the destination reads. */
@@ -122,8 +123,16 @@ export function checkObjectFields(
   return problems;
 }
 
-const EMAIL =
-  /^[^\s@"<>(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+/** Salesforce's field types as the core's value checks know them (`crm/check-values.ts`). */
+function coreType(field: FieldInfo): string {
+  if (field.type === 'picklist' || field.type === 'multipicklist')
+    return field.restrictedPicklist ? 'enumeration' : 'string';
+  if (['int', 'double', 'currency', 'percent'].includes(field.type)) return 'number';
+  if (field.type === 'boolean') return 'bool';
+  if (field.type === 'date' || field.type === 'datetime' || field.type === 'email') return field.type;
+  return 'string';
+}
+
 const TEXT_TYPES: ReadonlySet<string> = new Set([
   'string',
   'textarea',
@@ -133,48 +142,22 @@ const TEXT_TYPES: ReadonlySet<string> = new Set([
   'picklist',
   'multipicklist',
   'combobox',
-  'encryptedstring',
 ]);
 
-/** A value fitted to its field, or why it is left out. */
-export type Fitted = { readonly value: string | number } | { readonly warning: string };
-
-/** Fits one mapped value (text, as the templates produce it) to the field `describe` shows. */
-export function fitValue(field: FieldInfo, value: string): Fitted {
-  const where = field.name;
-  if (
-    field.type === 'int' ||
-    field.type === 'double' ||
-    field.type === 'currency' ||
-    field.type === 'percent'
-  ) {
-    const number = Number(value.replace(/,/g, ''));
-    if (
-      value.trim() === '' ||
-      !Number.isFinite(number) ||
-      (field.type === 'int' && !Number.isInteger(number))
-    )
-      return { warning: `${where}: "${value.slice(0, 40)}" is not a number; left out` };
-    return { value: number };
+/** An object's fields as the core's value checks take them: types, restricted picklist options, text lengths. */
+export function fieldDefinitionsOf(fields: ObjectFields): Map<string, FieldDefinition> {
+  const definitions = new Map<string, FieldDefinition>();
+  for (const field of fields.values()) {
+    const type = coreType(field);
+    definitions.set(field.name, {
+      name: field.name,
+      type,
+      ...(type === 'enumeration'
+        ? { options: field.picklistValues.filter((p) => p.active).map((p) => ({ value: p.value })) }
+        : {}),
+      ...(field.unique ? { hasUniqueValue: true } : {}),
+      ...(TEXT_TYPES.has(field.type) && field.length > 0 ? { maxLength: field.length } : {}),
+    });
   }
-  if (field.type === 'email' && !EMAIL.test(value))
-    return { warning: `${where}: "${value.slice(0, 80)}" is not an e-mail address; left out` };
-  if (field.type === 'picklist' && field.restrictedPicklist) {
-    const match = field.picklistValues.find((p) => p.active && p.value.toLowerCase() === value.toLowerCase());
-    if (match === undefined)
-      return {
-        warning: `${where}: "${value.slice(0, 80)}" is not a value of this restricted picklist; left out`,
-      };
-    return { value: match.value };
-  }
-  if (TEXT_TYPES.has(field.type) && field.length > 0 && value.length > field.length) {
-    // Cut on a code point, never inside a surrogate pair.
-    let cut = '';
-    for (const char of value) {
-      if (cut.length + char.length > field.length) break;
-      cut += char;
-    }
-    return { value: cut };
-  }
-  return { value };
+  return definitions;
 }

@@ -1,14 +1,14 @@
 /**
  * The describe-based checks against the stand-in: a new org lacks the key and custom fields (and setup prints
- * what to create), a set-up org passes, a key that is not unique or is case sensitive is named; values are
- * fitted to the described length, restricted picklist, e-mail syntax and number types.
+ * what to create), a set-up org passes, a key that is not unique or is case sensitive is named; the described
+ * types, restricted picklists and lengths reach the core's value checks.
  */
 import { describe, expect, it } from 'vitest';
+import { checkValues } from '../../../src/destinations/crm/check-values.js';
 import {
   checkObjectFields,
   describeObject,
-  type FieldInfo,
-  fitValue,
+  fieldDefinitionsOf,
 } from '../../../src/destinations/salesforce/org-schema.js';
 import { createSalesforceAuth } from '../../../src/destinations/salesforce/salesforce-auth.js';
 import {
@@ -93,8 +93,8 @@ describe('checkObjectFields', () => {
   });
 });
 
-describe('fitValue', () => {
-  it('fits values to the fields the org describes', async () => {
+describe('fieldDefinitionsOf', () => {
+  it('gives the core the types, restricted options and lengths, so values are fitted before they are sent', async () => {
     const sf = await start({ setUp: true });
     sf.defineField('Contact', {
       name: 'Seniority__c',
@@ -102,23 +102,31 @@ describe('fitValue', () => {
       picklist: ['VP', 'Director'],
       restrictedPicklist: true,
     });
-    sf.defineField('Contact', { name: 'Short__c', length: 5 });
-    const fields = await describeObject(clientFor(sf), 'Contact', AbortSignal.timeout(10_000));
-    const f = (name: string) => fields.get(name) as FieldInfo;
-    expect(fitValue(f('Title'), 't'.repeat(200))).toEqual({ value: 't'.repeat(128) });
-    expect(fitValue(f('Short__c'), 'ab😀cd')).toEqual({ value: 'ab😀c' });
-    expect(fitValue(f('Short__c'), 'abcd😀')).toEqual({ value: 'abcd' });
-    expect(fitValue(f('Seniority__c'), 'vp')).toEqual({ value: 'VP' });
-    expect(fitValue(f('Seniority__c'), 'Chief')).toEqual({
-      warning: 'Seniority__c: "Chief" is not a value of this restricted picklist; left out',
-    });
-    expect(fitValue(f('Email'), 'ada@example.com')).toEqual({ value: 'ada@example.com' });
-    expect(fitValue(f('Email'), 'not an address')).toHaveProperty('warning');
-    const accounts = await describeObject(clientFor(sf), 'Account', AbortSignal.timeout(10_000));
-    expect(fitValue(accounts.get('NumberOfEmployees')!, '1,200')).toEqual({ value: 1200 });
-    expect(fitValue(accounts.get('NumberOfEmployees')!, '51-200')).toHaveProperty('warning');
-    expect(fitValue(accounts.get('Industry')!, 'Software Development')).toEqual({
-      value: 'Software Development',
-    });
+    const definitions = fieldDefinitionsOf(
+      await describeObject(clientFor(sf), 'Contact', AbortSignal.timeout(10_000)),
+    );
+    const checked = checkValues(
+      {
+        Title: 't'.repeat(200),
+        Seniority__c: 'Chief',
+        Email: 'not an address',
+        Hooksync_Person_Id__c: 'p1',
+        Nope__c: 'x',
+      },
+      definitions,
+      'Salesforce',
+    );
+    expect(checked.properties).toEqual({ Title: 't'.repeat(128), Hooksync_Person_Id__c: 'p1' });
+    expect(checked.warnings).toEqual([
+      '"Chief" is not an option of Seniority__c',
+      '"not an address" is not an e-mail address',
+      'property "Nope__c" does not exist in Salesforce',
+    ]);
+    const accounts = fieldDefinitionsOf(
+      await describeObject(clientFor(sf), 'Account', AbortSignal.timeout(10_000)),
+    );
+    expect(
+      checkValues({ NumberOfEmployees: '51-200', Industry: 'Software Development' }, accounts).properties,
+    ).toEqual({ Industry: 'Software Development' });
   });
 });
