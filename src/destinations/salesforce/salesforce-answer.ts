@@ -7,6 +7,7 @@
  * fail only their record, with Salesforce's code and message.
  */
 import { z } from 'zod';
+import type { CrmTrouble } from '../../errors.js';
 
 /** How long a destination whose org refused a call for its daily allocation waits before it probes again. */
 export const TOTAL_REQUESTS_PROBE_MS = 15 * 60_000;
@@ -63,13 +64,6 @@ export const limitsSchema = z.looseObject({
   DailyApiRequests: z.looseObject({ Max: z.number(), Remaining: z.number() }),
 });
 
-/** What to do about a call that did not succeed. */
-export type SalesforceTrouble =
-  | { readonly kind: 'retry'; readonly error: string }
-  | { readonly kind: 'wait'; readonly error: string; readonly waitMs: number }
-  | { readonly kind: 'pause'; readonly error: string }
-  | { readonly kind: 'fail'; readonly error: string };
-
 /** Reads a top-level error body, or undefined when it is not Salesforce's JSON array. */
 export function parseErrorBody(text: string): z.output<typeof topLevelErrorSchema>[] | undefined {
   try {
@@ -96,14 +90,14 @@ export function classifyTrouble(options: {
   readonly status: number;
   readonly text: string;
   readonly credentials: string;
-}): SalesforceTrouble {
+}): CrmTrouble {
   const { status, text } = options;
   const error = errorMessage(status, text);
   const code = parseErrorBody(text)?.[0]?.errorCode;
   if (code === 'REQUEST_LIMIT_EXCEEDED') {
     // "ConcurrentRequests" frees in seconds; "TotalRequests" only as the rolling 24 h moves on (§5).
     if (/concurrent/i.test(text)) return { kind: 'retry', error };
-    return { kind: 'wait', error, waitMs: TOTAL_REQUESTS_PROBE_MS };
+    return { kind: 'wait', policy: 'TotalRequests', error, waitMs: TOTAL_REQUESTS_PROBE_MS };
   }
   if (status === 401) {
     return {
@@ -145,19 +139,4 @@ export function classifyRecordErrors(errors: readonly RecordError[]): RecordTrou
     error: duplicateOf.length > 0 ? `${error} (possible duplicate of ${duplicateOf.join(', ')})` : error,
     duplicateOf,
   };
-}
-
-/** A call (or a grant) that did not succeed, with what to do about it. */
-export class SalesforceError extends Error {
-  readonly status: number | null;
-  readonly trouble: SalesforceTrouble;
-  /** The answer was unreadable (too large, cut off, not the documented shape): a failed attempt, not retried in the call. */
-  readonly malformed: boolean;
-  constructor(status: number | null, trouble: SalesforceTrouble, options: { malformed?: boolean } = {}) {
-    super(trouble.error);
-    this.name = 'SalesforceError';
-    this.status = status;
-    this.trouble = trouble;
-    this.malformed = options.malformed ?? false;
-  }
 }

@@ -8,7 +8,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
-import { SalesforceError } from './salesforce-answer.js';
+import { CrmError } from '../../errors.js';
 
 /** Bytes of a token answer read at most. */
 export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
@@ -118,7 +118,7 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
         signal,
       });
     } catch {
-      throw new SalesforceError(null, {
+      throw new CrmError(null, {
         kind: 'retry',
         error: signal.aborted ? 'token request timed out' : 'token request: network error',
       });
@@ -133,10 +133,10 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
         }),
       );
     } catch (error) {
-      throw new SalesforceError(
+      throw new CrmError(
         response.status,
         { kind: 'retry', error: (error as Error).message },
-        { malformed: true },
+        { cause: error },
       );
     }
     let json: unknown;
@@ -148,11 +148,10 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
     if (response.status === 200) {
       const parsed = tokenAnswerSchema.safeParse(json);
       if (!parsed.success) {
-        throw new SalesforceError(
-          200,
-          { kind: 'retry', error: 'the token answer is not the shape Salesforce documents' },
-          { malformed: true },
-        );
+        throw new CrmError(200, {
+          kind: 'retry',
+          error: 'the token answer is not the shape Salesforce documents',
+        });
       }
       granted += 1;
       return {
@@ -162,14 +161,14 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
     }
     const oauth = oauthErrorSchema.safeParse(json);
     if (response.status >= 500 || response.status === 408 || !oauth.success) {
-      throw new SalesforceError(response.status, {
+      throw new CrmError(response.status, {
         kind: 'retry',
         error: `token request: HTTP ${response.status}`,
       });
     }
     // Wrong credentials, a flow not enabled, a user not pre-authorized: no retry fixes them.
     const said = `${oauth.data.error}${oauth.data.error_description ? ` (${oauth.data.error_description})` : ''}`;
-    throw new SalesforceError(response.status, {
+    throw new CrmError(response.status, {
       kind: 'pause',
       error: `Salesforce refused the ${credentials.grant} grant: ${said}; check ${config.source}, then resume`,
     });

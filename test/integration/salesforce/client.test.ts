@@ -9,68 +9,23 @@ import { describe, expect, it } from 'vitest';
 import {
   collectionResultsSchema,
   limitsSchema,
-  SalesforceError,
   TOTAL_REQUESTS_PROBE_MS,
 } from '../../../src/destinations/salesforce/salesforce-answer.js';
-import {
-  createSalesforceAuth,
-  type SalesforceCredentials,
-} from '../../../src/destinations/salesforce/salesforce-auth.js';
-import {
-  createCallStats,
-  createSalesforceClient,
-} from '../../../src/destinations/salesforce/salesforce-client.js';
+import type { SalesforceCredentials } from '../../../src/destinations/salesforce/salesforce-auth.js';
 import { keyQueries, queryAll } from '../../../src/destinations/salesforce/soql.js';
-import type { SalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { CrmError } from '../../../src/errors.js';
 import { fakeClock, standInsClosedAfterEach } from '../salesforce-stand-in/http.js';
+import { clientFor } from './client-for.js';
 
 const start = standInsClosedAfterEach();
 const signal = () => AbortSignal.timeout(20_000);
-const FAST = { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 5 };
-
-function clientFor(
-  sf: SalesforceStandIn,
-  options: {
-    now?: () => number;
-    maxShare?: number;
-    credentials?: SalesforceCredentials;
-    maxAnswerBytes?: number;
-  } = {},
-) {
-  const now = options.now ?? Date.now;
-  const auth = createSalesforceAuth({
-    loginUrl: sf.url,
-    credentials: options.credentials ?? {
-      grant: 'client_credentials',
-      clientId: sf.clientId,
-      clientSecret: sf.clientSecret,
-    },
-    source: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-    fetch,
-    now,
-  });
-  const stats = createCallStats();
-  const client = createSalesforceClient({
-    auth,
-    apiVersion: '62.0',
-    maxShare: options.maxShare ?? 0.5,
-    credentials: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-    fetch,
-    now,
-    stats,
-    retry: FAST,
-    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-  });
-  return { auth, stats, client };
-}
-
-async function troubleOf(promise: Promise<unknown>): Promise<SalesforceError> {
+async function troubleOf(promise: Promise<unknown>): Promise<CrmError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(SalesforceError);
-  return error as SalesforceError;
+  expect(error).toBeInstanceOf(CrmError);
+  return error as CrmError;
 }
 
 describe('sessions', () => {
@@ -143,22 +98,27 @@ describe('the allocation', () => {
   it('reads Sforce-Limit-Info from every answer and holds calls back past max_share until the probe interval', async () => {
     const clock = fakeClock();
     const sf = await start({ now: clock.now, dailyLimit: 1_000, otherUsage: 497 });
-    const { stats, client } = clientFor(sf, { now: clock.now, maxShare: 0.5 });
+    const { counter, client } = clientFor(sf, { now: clock.now, maxShare: 0.5 });
     await client.request({ method: 'GET', path: 'limits' }, signal());
-    expect(stats.usage).toEqual({ used: 498, max: 1_000 });
+    expect(client.allocation.usage).toEqual({ used: 498, max: 1_000 });
     await client.request({ method: 'GET', path: 'limits' }, signal());
-    expect(stats.usage).toEqual({ used: 499, max: 1_000 });
+    expect(client.allocation.usage).toEqual({ used: 499, max: 1_000 });
     await client.request({ method: 'GET', path: 'limits' }, signal()); // leaves exactly 500 = 1 − 0.5 of the allocation
     const held = await troubleOf(client.request({ method: 'GET', path: 'limits' }, signal()));
-    expect(held.trouble).toMatchObject({ kind: 'wait', waitMs: TOTAL_REQUESTS_PROBE_MS });
+    expect(held.trouble).toMatchObject({
+      kind: 'wait',
+      policy: 'max_share',
+      waitMs: TOTAL_REQUESTS_PROBE_MS,
+    });
     expect(held.message).toContain('used 500 of 1000');
     expect(sf.usage().used).toBe(500);
-    expect(stats.heldBack).toBe(1);
+    expect(counter.limited).toEqual({ max_share: 1 });
+    expect(counter.remaining).toBe(500);
     // The org's other integrations' calls leave the rolling window; after the probe interval one call reads it anew.
     sf.setOtherUsage(0);
     clock.advance(TOTAL_REQUESTS_PROBE_MS);
     await client.request({ method: 'GET', path: 'limits' }, signal());
-    expect(stats.usage).toEqual({ used: 4, max: 1_000 });
+    expect(client.allocation.usage).toEqual({ used: 4, max: 1_000 });
   });
 
   it('waits on REQUEST_LIMIT_EXCEEDED TotalRequests, retries the ConcurrentRequests form within the call', async () => {
@@ -169,7 +129,11 @@ describe('the allocation', () => {
     sf.setOtherUsage(5);
     const over = await troubleOf(client.request({ method: 'GET', path: 'limits' }, signal()));
     expect(over.status).toBe(403);
-    expect(over.trouble).toMatchObject({ kind: 'wait', waitMs: TOTAL_REQUESTS_PROBE_MS });
+    expect(over.trouble).toMatchObject({
+      kind: 'wait',
+      policy: 'TotalRequests',
+      waitMs: TOTAL_REQUESTS_PROBE_MS,
+    });
     expect(over.message).toContain('REQUEST_LIMIT_EXCEEDED');
     const roomy = await start();
     const other = clientFor(roomy);
@@ -193,7 +157,7 @@ describe('the allocation', () => {
 });
 
 describe('failed attempts', () => {
-  it('retries 5xx within the call (p-retry, its own policy) and gives up as retry after the policy', async () => {
+  it("retries 5xx within the call (the core's p-retry helper, Salesforce's policy) and gives up as retry after the policy", async () => {
     const sf = await start();
     const { client } = clientFor(sf);
     sf.failNext({ status: 503, times: 2 });
@@ -210,12 +174,13 @@ describe('failed attempts', () => {
     const { client } = clientFor(sf, { maxAnswerBytes: 4_096 });
     sf.failNext({ status: 200, body: { not: 'a page' } });
     const malformed = await troubleOf(queryAll(client, 'SELECT Id FROM Lead', signal()));
-    expect(malformed).toMatchObject({ malformed: true, trouble: { kind: 'retry' } });
+    expect(malformed).toMatchObject({ status: 200, trouble: { kind: 'retry' } });
+    expect(sf.calls().filter((c) => c.path.endsWith('/query'))).toHaveLength(1);
     sf.setOtherUsage(0);
     for (let i = 0; i < 60; i += 1) sf.seed('Account', { Name: `Company ${i} ${'x'.repeat(60)}` });
     const before = sf.calls().length;
     const large = await troubleOf(queryAll(client, 'SELECT Id, Name FROM Account', signal()));
-    expect(large.malformed).toBe(true);
+    expect(large.trouble.kind).toBe('retry');
     expect(large.message).toMatch(/larger than 4096 bytes/);
     expect(sf.calls().length - before).toBe(1);
   });

@@ -10,33 +10,13 @@ import {
   describeObject,
   fieldDefinitionsOf,
 } from '../../../src/destinations/salesforce/org-schema.js';
-import { createSalesforceAuth } from '../../../src/destinations/salesforce/salesforce-auth.js';
-import {
-  createCallStats,
-  createSalesforceClient,
-} from '../../../src/destinations/salesforce/salesforce-client.js';
-import type { SalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { standInsClosedAfterEach } from '../salesforce-stand-in/http.js';
+import { clientFor as clientAndCounter } from './client-for.js';
+
+const clientFor = (sf: Parameters<typeof clientAndCounter>[0]) =>
+  clientAndCounter(sf, { maxShare: 1 }).client;
 
 const start = standInsClosedAfterEach();
-
-function clientFor(sf: SalesforceStandIn) {
-  return createSalesforceClient({
-    auth: createSalesforceAuth({
-      loginUrl: sf.url,
-      credentials: { grant: 'client_credentials', clientId: sf.clientId, clientSecret: sf.clientSecret },
-      source: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-      fetch,
-      now: Date.now,
-    }),
-    apiVersion: '62.0',
-    maxShare: 0.5,
-    credentials: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-    fetch,
-    now: Date.now,
-    stats: createCallStats(),
-  });
-}
 
 const CONTACT_FIELDS = ['FirstName', 'LastName', 'Title', 'LinkedIn_URL__c', 'Job_Change_Status__c'];
 

@@ -4,39 +4,19 @@
  * alone with backoff, per-record failures with Salesforce's words and the matched Id of a duplicate rule.
  */
 import { describe, expect, it } from 'vitest';
-import { createSalesforceAuth } from '../../../src/destinations/salesforce/salesforce-auth.js';
-import {
-  createCallStats,
-  createSalesforceClient,
-} from '../../../src/destinations/salesforce/salesforce-client.js';
 import {
   type RecordWrite,
   writeCollections,
 } from '../../../src/destinations/salesforce/write-collections.js';
-import type { SalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { standInsClosedAfterEach } from '../salesforce-stand-in/http.js';
+import { clientFor as clientAndCounter } from './client-for.js';
+
+const clientFor = (sf: Parameters<typeof clientAndCounter>[0]) =>
+  clientAndCounter(sf, { maxShare: 1 }).client;
 
 const start = standInsClosedAfterEach();
 const signal = () => AbortSignal.timeout(20_000);
 const LOCKS = { retries: 2, minDelayMs: 1 };
-
-function clientFor(sf: SalesforceStandIn) {
-  return createSalesforceClient({
-    auth: createSalesforceAuth({
-      loginUrl: sf.url,
-      credentials: { grant: 'client_credentials', clientId: sf.clientId, clientSecret: sf.clientSecret },
-      source: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-      fetch,
-      now: Date.now,
-    }),
-    apiVersion: '62.0',
-    maxShare: 1,
-    credentials: 'SF_CLIENT_ID, SF_CLIENT_SECRET',
-    fetch,
-    now: Date.now,
-    stats: createCallStats(),
-  });
-}
 
 const account = (key: string, fields: Record<string, string | number> = {}): RecordWrite => ({
   key,

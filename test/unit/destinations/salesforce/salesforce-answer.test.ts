@@ -14,6 +14,7 @@ describe('classifyTrouble', () => {
   it('maps each documented answer to what the destination does', () => {
     expect(classify(403, body('REQUEST_LIMIT_EXCEEDED', 'TotalRequests Limit exceeded.'))).toEqual({
       kind: 'wait',
+      policy: 'TotalRequests',
       waitMs: TOTAL_REQUESTS_PROBE_MS,
       error: 'HTTP 403 REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.',
     });
