@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
 import { CrmError, ResponseReadError } from '../../errors.js';
 import type { CallCounter } from '../crm/crm-counters.js';
+import { sendFailure } from '../crm/crm-http.js';
 import { type CrmRetryPolicy, withCrmRetries } from '../crm/crm-retry.js';
 import { type ApiUsage, allocationAllows, parseLimitInfo } from './limit-info.js';
 import { classifyTrouble, TOTAL_REQUESTS_PROBE_MS } from './salesforce-answer.js';
@@ -151,13 +152,7 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
           }),
         );
       } catch (error) {
-        if (error instanceof ResponseReadError && !signal.aborted)
-          throw new CrmError(null, { kind: 'retry', error: error.message }, { cause: error });
-        const code = (error as { cause?: { code?: unknown } }).cause?.code;
-        const why = signal.aborted
-          ? 'timed out'
-          : `network error${typeof code === 'string' ? ` (${code})` : ''}`;
-        throw new CrmError(null, { kind: 'retry', error: `${what}: ${why}` }, { cause: error });
+        throw sendFailure(error, signal, what);
       }
       if (response.status === 401 && !regranted) {
         // No refresh token, no expiry: a refused session is renewed once by the grant, then replayed (§4).

@@ -4,7 +4,7 @@
  * events, fill-empty or overwrite per field, within `max_share` of the org's rolling 24-hour allocation.
  */
 import { loadTemplate } from '../../export/load-template.js';
-import { crmDispatchSettings } from '../crm/crm-config.js';
+import { crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import type { RecordShape } from '../crm/map-records.js';
@@ -48,14 +48,14 @@ export const SALESFORCE_SHAPE: RecordShape = {
 
 /** Sync settings from a config. */
 export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSettings {
-  return {
-    keys: { companyKey: config.account_key, contactKey: config.person_key },
-    write: config.write,
-    fields: config.fields,
-    movedFields: MOVED_FIELDS,
-    // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
-    employers: config.new_persons === 'contact' ? 'write' : 'find',
-  };
+  // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
+  const employers = config.new_persons === 'contact' ? 'write' : 'find';
+  return crmSyncSettings(
+    config,
+    { companyKey: config.account_key, contactKey: config.person_key },
+    MOVED_FIELDS,
+    employers,
+  );
 }
 
 function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
