@@ -204,27 +204,35 @@ function resultOf(result: ReturnType<OrgStore['write']>) {
     : { success: false, errors: result.errors };
 }
 
+/** A collections body's records, or the 400 a malformed body or more than 200 records answer. */
+function collectionInput(
+  body: unknown,
+): { input: { allOrNone?: unknown }; records: Array<Record<string, unknown>> } | { refused: Answer } {
+  const input = body as { allOrNone?: unknown; records?: unknown } | undefined;
+  if (typeof input !== 'object' || input === null || !Array.isArray(input.records))
+    return {
+      refused: {
+        status: 400,
+        body: sfErrors("Can not deserialize SObject[] out of 'undefined'", 'JSON_PARSER_ERROR'),
+      },
+    };
+  const records = input.records as Array<Record<string, unknown>>;
+  if (records.length > COLLECTION_LIMIT) {
+    const message = `record limit reached. cannot submit more than ${COLLECTION_LIMIT} records into this call`;
+    return { refused: { status: 400, body: sfErrors(message, 'EXCEEDED_ID_LIMIT') } };
+  }
+  return { input, records };
+}
+
 /**
  * PATCH composite/sobjects/{Object}/{ExternalIdField}: ≤ 200 records of that object, answered in order with
  * `{id, success, errors, created}`; with `allOrNone` one failure rolls every record back.
  */
 export function collectionsUpsert(ctx: RestContext, object: string, keyField: string, body: unknown): Answer {
   if (versionNumber(ctx.version) < 46 || !isSObject(object)) return { status: 404, body: notFoundBody() };
-  const input = body as { allOrNone?: unknown; records?: unknown } | undefined;
-  if (typeof input !== 'object' || input === null || !Array.isArray(input.records))
-    return {
-      status: 400,
-      body: sfErrors("Can not deserialize SObject[] out of 'undefined'", 'JSON_PARSER_ERROR'),
-    };
-  const records = input.records as Array<Record<string, unknown>>;
-  if (records.length > COLLECTION_LIMIT)
-    return {
-      status: 400,
-      body: sfErrors(
-        `record limit reached. cannot submit more than ${COLLECTION_LIMIT} records into this call`,
-        'EXCEEDED_ID_LIMIT',
-      ),
-    };
+  const read = collectionInput(body);
+  if ('refused' in read) return read.refused;
+  const { input, records } = read;
   const key = ctx.store.schema[object].get(keyField);
   if (key === undefined || !key.idLookup || key.name === 'Id')
     return {
@@ -322,21 +330,9 @@ export function collectionsUpsert(ctx: RestContext, object: string, keyField: st
  * `{id, success, errors}`; a well-formed Id of no record answers ENTITY_IS_DELETED.
  */
 export function collectionsUpdate(ctx: RestContext, body: unknown): Answer {
-  const input = body as { allOrNone?: unknown; records?: unknown } | undefined;
-  if (typeof input !== 'object' || input === null || !Array.isArray(input.records))
-    return {
-      status: 400,
-      body: sfErrors("Can not deserialize SObject[] out of 'undefined'", 'JSON_PARSER_ERROR'),
-    };
-  const records = input.records as Array<Record<string, unknown>>;
-  if (records.length > COLLECTION_LIMIT)
-    return {
-      status: 400,
-      body: sfErrors(
-        `record limit reached. cannot submit more than ${COLLECTION_LIMIT} records into this call`,
-        'EXCEEDED_ID_LIMIT',
-      ),
-    };
+  const read = collectionInput(body);
+  if ('refused' in read) return read.refused;
+  const { input, records } = read;
   for (const record of records) {
     const type = String((record?.attributes as { type?: unknown } | undefined)?.type);
     if (!isSObject(type))

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KeyInput } from 'jose';
+import { FaultRules, parseJson, readBody, sleep } from '../stand-in-http.js';
 import { Sessions } from './auth.js';
 import { BulkJobs } from './bulk.js';
 import {
@@ -142,29 +143,6 @@ export interface SalesforceStandIn {
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): { value: unknown } | { error: string } {
-  if (text === '') return { value: undefined };
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const API = /^\/services\/data\/(v\d+\.\d)\/(.*)$/;
 
 /** Starts a stand-in; `close()` it in `afterEach`/`finally`. */
@@ -206,21 +184,8 @@ export async function startSalesforceStandIn(
     options.sessionTtlMs,
   );
   const calls: StandInCall[] = [];
-  const rules: Array<FailRule & { left: number }> = [];
+  const rules = new FaultRules<FailRule>();
   let latencyMs = 0;
-
-  const takeRule = (method: string, path: string): FailRule | undefined => {
-    const index = rules.findIndex(
-      (rule) =>
-        (rule.match?.method === undefined || rule.match.method.toUpperCase() === method) &&
-        (rule.match?.pathIncludes === undefined || path.includes(rule.match.pathIncludes)),
-    );
-    const rule = rules[index];
-    if (!rule) return undefined;
-    rule.left -= 1;
-    if (rule.left <= 0) rules.splice(index, 1);
-    return rule;
-  };
 
   const route = (
     ctx: RestContext,
@@ -316,7 +281,7 @@ export async function startSalesforceStandIn(
     }
     counted.push(now());
     const headers = { 'Sforce-Limit-Info': `api-usage=${used()}/${max}` };
-    const rule = takeRule(method, target.pathname);
+    const rule = rules.take(method, target.pathname);
     if (rule)
       return {
         status: rule.status,
@@ -348,7 +313,7 @@ export async function startSalesforceStandIn(
     const rawUrl = req.url ?? '/';
     const target = new URL(rawUrl, 'http://127.0.0.1');
     let text: string | undefined;
-    readBody(req)
+    readBody(req, MAX_BODY_BYTES)
       .then((body) => {
         text = body;
         return answer(req, target, rawUrl, body);
@@ -422,7 +387,7 @@ export async function startSalesforceStandIn(
       store.duplicateRules.push({ object, field: fieldName });
     },
     failNext: (rule) => {
-      rules.push({ ...rule, left: rule.times ?? 1 });
+      rules.add(rule);
     },
     failRecords: (fault) => store.addFault(fault),
     expireSessions: () => sessions.expireAll(),

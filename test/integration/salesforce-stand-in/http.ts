@@ -79,19 +79,8 @@ export async function api(
   );
 }
 
-/** A fake clock: starts at noon UTC on a fixed day, moved by `advance`. */
-export function fakeClock(start = Date.UTC(2026, 10, 26, 12, 0, 0)): {
-  now: () => number;
-  advance(ms: number): void;
-} {
-  let at = start;
-  return {
-    now: () => at,
-    advance: (ms) => {
-      at += ms;
-    },
-  };
-}
+/** The HubSpot stand-in tests' fake clock (noon UTC on a fixed day, moved by `advance`). */
+export { fakeClock } from '../hubspot-stand-in/http.js';
 
 /** A starter for one test file: every stand-in it starts is closed after the test. */
 export function standInsClosedAfterEach(): (
