@@ -5,6 +5,8 @@
  * failing only its event, a session renewed once mid-run, locks retried, and the allocation pause.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { CrmDestination } from '../../../src/destinations/crm/crm-destination.js';
+import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
@@ -158,5 +160,43 @@ export function defineSalesforceSuite(provision: Provision): void {
     );
     expect((await events())[0]!.status).toBe('pending');
     expect(sf.records('Account')).toHaveLength(0);
+  });
+
+  it('dry-runs a replay: reads only, and says per record create or update, field by field, with the calls', async () => {
+    const configured = await configure();
+    sf.seed('Account', { Name: 'Typed by a rep', Hooksync_Company_Id__c: 'acme-robotics.com' });
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('job-change-moved');
+    await world.database.db.updateTable('outbox_events').set({ status: 'failed' }).execute();
+    const before = sf.records('Account').map((r) => ({ ...r }));
+    const callsBefore = sf.calls().length;
+    const destination = configured.create({
+      database: world.database,
+      logger: world.logs.logger,
+      now: Date.now,
+      fetch: globalThis.fetch,
+    });
+    const report = await dryRunReplay({
+      database: world.database,
+      destination: destination as CrmDestination,
+      name: 'sf',
+      selection: { failed: true },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(sf.records('Account')).toEqual(before);
+    expect(sf.records('Lead')).toEqual([]);
+    // The grant aside, only reads: describe, SOQL.
+    const made = sf
+      .calls()
+      .slice(callsBefore)
+      .filter((call) => call.path.startsWith('/services/data/'));
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.every((call) => call.method === 'GET')).toBe(true);
+    const acme = report.records.find((r) => r.key === 'acme-robotics.com')!;
+    expect(acme.action).toBe('update');
+    expect(acme.changes.map((c) => c.property)).not.toContain('Name');
+    expect(acme.changes.map((c) => c.property)).toContain('Website');
+    expect(report.records.filter((r) => r.object === 'contacts').map((r) => r.action)).toEqual(['create']);
+    expect(report.calls).toBeGreaterThanOrEqual(2);
   });
 }
