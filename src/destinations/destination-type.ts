@@ -107,4 +107,10 @@ export interface DestinationType<C extends DestinationBase> {
   /** The outbox settings of an event-driven type; undefined for a scheduled one. */
   dispatchSettings?(config: C): DispatchSettings;
   create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
+  /**
+   * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
+   * each from the environment or a file) resolves them itself, at load, into the list `create` receives.
+   * Throws Error with a `field …: …` message naming sources, never values.
+   */
+  resolveSecrets?(config: C, env: Readonly<Record<string, string | undefined>>): string[];
 }

@@ -130,12 +130,23 @@ export async function parseDestinations(
     assertSecureUrls(config, allowance, where);
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
     seen.add(config.name);
+    const resolveOwn = definition.resolveSecrets;
+    let own: string[] | undefined;
+    if (resolveOwn !== undefined) {
+      try {
+        own = resolveOwn(config, env);
+      } catch (error) {
+        throw new ConfigError(`${where}, ${(error as Error).message}`);
+      }
+    }
     const secrets =
-      config.secret !== undefined
-        ? resolveSecrets(config.secret, env, where)
-        : config.token !== undefined
-          ? [resolveToken(config.token, env, where)]
-          : [];
+      own !== undefined
+        ? own
+        : config.secret !== undefined
+          ? resolveSecrets(config.secret, env, where)
+          : config.token !== undefined
+            ? [resolveToken(config.token, env, where)]
+            : [];
     if (config.template !== undefined) {
       try {
         await loadTemplate(config.template);
