@@ -54,6 +54,8 @@ export interface HooksyncConfig {
   readonly jobChangePath: string | undefined;
   /** A JSON file of destinations (docs/destinations.md); validated when a command loads it. */
   readonly destinationsFile: string | undefined;
+  /** A JSON file of watches (docs/watches.md); validated whole when serve or a watches command loads it. */
+  readonly watchesFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
 }
@@ -76,6 +78,7 @@ export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 're
     searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
     jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
     destinationsFile: 'HOOKSYNC_DESTINATIONS',
+    watchesFile: 'HOOKSYNC_WATCHES',
   });
 
 /** Values given on the command line; each wins over its variable. */
@@ -118,6 +121,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
     jobChangePath: optionalPath(raw('jobChangePath'), CONFIG_VARIABLES.jobChangePath),
     destinationsFile: raw('destinationsFile'),
+    watchesFile: raw('watchesFile'),
   });
 }
 

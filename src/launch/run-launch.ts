@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { isPlainObject } from '../contract/custom-fields.js';
 import { ServiceError, StorageError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
+import { launchRequest, personsOf, stoppingReasonOf, usdOf } from './launch-call.js';
 import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
 import {
   addProblem,
@@ -71,18 +71,6 @@ export interface LaunchOptions {
   readonly onProgress?: ((report: LaunchReport, done: number, total: number) => void) | undefined;
 }
 
-function usdOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  const usage = isPlainObject(output) && isPlainObject(output.usage) ? output.usage : undefined;
-  const total = usage?.total_usd;
-  return typeof total === 'number' && Number.isFinite(total) ? total : undefined;
-}
-
-function personsOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  return isPlainObject(output) && Array.isArray(output.persons) ? output.persons.length : undefined;
-}
-
 function describe(error: unknown): string {
   if (error instanceof ServiceError || error instanceof StorageError)
     return `${error.message} (${error.code})`;
@@ -135,16 +123,8 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (deps.signal?.aborted) onInterrupt();
 
-  const call = async (request: Record<string, unknown>, scope: DispatchScope, signal: AbortSignal) => {
-    switch (operation.kind) {
-      case 'company_reveal':
-        return deps.tracker.run(scope, () => deps.launcher.companyReveal(request as never, { signal }));
-      case 'search_contact':
-        return deps.tracker.run(scope, () => deps.launcher.searchContact(request as never, { signal }));
-      case 'job_change':
-        return deps.tracker.run(scope, () => deps.launcher.jobChange(request as never, { signal }));
-    }
-  };
+  const call = (request: Record<string, unknown>, scope: DispatchScope, signal: AbortSignal) =>
+    deps.tracker.run(scope, () => launchRequest(deps.launcher, operation, request, { signal }));
   /** Sends one request (one page); resolves the persons on the page when it was launched. */
   const send = async (
     request: Record<string, unknown>,
@@ -224,14 +204,9 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       return { state: 'uncertain', error: message };
     }
     if (error instanceof ServiceError) {
-      if (error.status === 402 || error.category === 'QUOTA') {
-        stop('quota', `the account is over quota (${error.code}): stopped launching`);
-      } else if (
-        error.status === 401 ||
-        error.status === 403 ||
-        error.category === 'AUTH' ||
-        error.category === 'PERMISSION'
-      ) {
+      const reason = stoppingReasonOf(error);
+      if (reason === 'quota') stop('quota', `the account is over quota (${error.code}): stopped launching`);
+      else if (reason === 'auth') {
         stop('auth', `the service refused the API key (${error.code}): stopped launching`);
       }
       // No answer, or an answer we could not read: the service may have taken (and charged) the job.

@@ -6,13 +6,14 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { createClient } from '../client/create-client.js';
-import type { HooksyncConfig } from '../config/load-config.js';
+import { type HooksyncConfig, joinUrl } from '../config/load-config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { createDispatcher } from '../destinations/create-dispatcher.js';
 import { createDestinationMetrics } from '../destinations/destination-metrics.js';
 import type { ConfiguredDestination } from '../destinations/load-destinations.js';
 import { openDispatchDatabase } from '../destinations/open-dispatch-database.js';
 import { ConfigError } from '../errors.js';
+import { createLauncher } from '../launch/create-launcher.js';
 import { createDeliveryStats, type DeliveryStats } from '../receiver/create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
 import { createReceiver, type Receiver } from '../receiver/create-receiver.js';
@@ -31,6 +32,9 @@ import { startWorkerJobStore } from '../storage/job-store/worker-job-store.js';
 import { type HooksyncDatabase, isDatabaseUp } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
+import type { WatchDefinition } from '../watches/load-watches.js';
+import { SYSTEM_CLOCK, type WatchClock } from '../watches/run-cycle.js';
+import { startWatches } from '../watches/start-watches.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
 import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
@@ -80,6 +84,10 @@ export interface StartReceiverOptions {
    * first job is received. Default none: the routing is cleared, so no new events are written.
    */
   destinations?: readonly ConfiguredDestination[];
+  /** The watches (loadWatches) to run: each checks its rows every cycle, under a lease of its own. */
+  watches?: readonly WatchDefinition[];
+  /** The watches' clock (tests); default the real one. */
+  watchClock?: WatchClock;
 }
 
 /** A receiver that is listening. */
@@ -118,12 +126,21 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           apiKey: config.apiKey,
           logger,
           ...(options.fetch ? { fetch: options.fetch } : {}),
+          paths: {
+            ...(config.searchContactPath !== undefined
+              ? { searchContactLaunch: config.searchContactPath }
+              : {}),
+            ...(config.jobChangePath !== undefined ? { jobChangeLaunch: config.jobChangePath } : {}),
+          },
         })
       : undefined;
   if (options.reconcileCron !== undefined && client === undefined) {
     throw new ConfigError(
       '--reconcile-cron needs HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to reach the finders',
     );
+  }
+  if ((options.watches?.length ?? 0) > 0 && client === undefined) {
+    throw new ConfigError('watches need HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to launch their checks');
   }
   if (config.unsigned === 'fetch' && client === undefined) {
     throw new ConfigError(
@@ -267,6 +284,18 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         controller.abort();
         await current?.catch(() => undefined);
       });
+    }
+    if (client !== undefined && (options.watches?.length ?? 0) > 0) {
+      const watches = startWatches({
+        watches: options.watches ?? [],
+        db,
+        // The launcher stores each answer like any launch (ledger, job store), through serve's paced client.
+        launcher: createLauncher({ client, store, db, logger: logger.child({}, { level: 'warn' }) }),
+        logger,
+        clock: options.watchClock ?? SYSTEM_CLOCK,
+        webhookUrl: config.publicUrl === undefined ? undefined : joinUrl(config.publicUrl, '/webhooks'),
+      });
+      closers.push(() => watches.close());
     }
     const receiver = createReceiver({
       handleDelivery: handler,

@@ -300,6 +300,8 @@ export interface OutboxEventsTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** A watch's change (watch_changes.id) when the event carries one; null for a job revision. */
+  change_id: number | string | null;
 }
 
 /**
@@ -321,6 +323,63 @@ export interface KeptMentionsTable {
 export interface PersonTextsTable {
   job_id: string;
   abouts_z: Buffer;
+}
+
+// Watches (src/watches/, migration 014).
+
+/** One cycle of a watch (src/watches/watch-store.ts). */
+export interface WatchCyclesTable {
+  watch: string;
+  cycle: number;
+  started_at: string;
+  /** When the next cycle may begin: started_at plus the watch's period. */
+  ends_at: string;
+  finished_at: string | null;
+  /** Valid rows of the source at its latest reading. */
+  rows: number;
+  checked: number;
+  baseline: number;
+  changes: number;
+  /** Spent this cycle, in millionths of a dollar (a string of digits on Postgres, where it is a bigint). */
+  usd_micros: number | string;
+  /** Why the cycle stopped before its rows were all checked: quota, max_usd, auth, source. */
+  stopped: string | null;
+  /** 1 once the cycle said it cannot finish in its period. */
+  overrun_noted: number;
+  updated_at: string;
+}
+
+/** The memory of one watched row (src/watches/watch-store.ts). */
+export interface WatchRowsTable {
+  watch: string;
+  /** launch/row-key.ts over the row's request, relative dates as written. */
+  row_key: string;
+  /** The carried custom_fields, JSON. */
+  custom_fields: string;
+  /** The last state observed (JSON), null until an answer said something known. */
+  state: string | null;
+  checked_cycle: number;
+  checked_at: string;
+  job_id: string | null;
+  first_seen_at: string;
+}
+
+/** A change a watch found (src/watches/watch-store.ts). */
+export interface WatchChangesTable {
+  id: Generated<number | string>;
+  watch: string;
+  row_key: string;
+  cycle: number;
+  /** baseline, moved, left, returned, title, new_person. */
+  change: string;
+  /** A search's person id; '' for a job change. */
+  change_key: string;
+  custom_fields: string;
+  /** JSON; null for a baseline or a new person. */
+  before: string | null;
+  after: string;
+  detected_at: string;
+  job_id: string;
 }
 
 /** Every table, as Kysely sees the database. */
@@ -346,4 +405,7 @@ export interface Database {
   outbox_events: OutboxEventsTable;
   kept_mentions: KeptMentionsTable;
   person_texts: PersonTextsTable;
+  watch_cycles: WatchCyclesTable;
+  watch_rows: WatchRowsTable;
+  watch_changes: WatchChangesTable;
 }
