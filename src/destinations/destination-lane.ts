@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { exportRows, templateHeader } from '../export/export-rows.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { ExportTemplate } from '../export/parse-template.js';
+import { WATCH_CHANGE_KIND } from '../storage/job-store/record-outbox-events.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { DestinationMetrics } from './destination-metrics.js';
 import type {
@@ -20,7 +21,9 @@ import {
   type ClaimedEvent,
   claimEvents,
   completeEvents,
+  type EventChange,
   type EventCompletion,
+  loadEventChanges,
   loadEventJobs,
   pauseDestination,
   queuedForNormalizer,
@@ -72,6 +75,8 @@ export class DestinationLane {
   #paused = false;
   #yielding = false;
   #lastClaimed = 0;
+  /** Changes of claimed events not yet prepared, by change id. */
+  readonly #changes = new Map<string, EventChange>();
   readonly #queue: Array<{ event: ClaimedEvent; job: EventJob | undefined; queued: boolean }> = [];
   #rateTimer: NodeJS.Timeout | undefined;
   #lingerTimer: NodeJS.Timeout | undefined;
@@ -216,8 +221,13 @@ export class DestinationLane {
     );
     this.#lastClaimed = claimed.length;
     if (claimed.length === 0) return;
-    const jobIds = claimed.map((event) => event.jobId);
+    const jobIds = claimed.filter((event) => event.changeId === undefined).map((event) => event.jobId);
     const jobs = await loadEventJobs(database.db, jobIds);
+    const changes = await loadEventChanges(
+      database.db,
+      claimed.flatMap((event) => (event.changeId === undefined ? [] : [event.changeId])),
+    );
+    for (const [id, change] of changes) this.#changes.set(id, change);
     const queued =
       this.#destination.template === undefined && this.#destination.normalized !== true
         ? new Set<string>()
@@ -335,6 +345,33 @@ export class DestinationLane {
     queued: boolean,
   ): { completion: EventCompletion } | { delivery: OutboxDelivery } {
     const { now, logger } = this.#deps;
+    if (event.changeId !== undefined) {
+      const change = this.#changes.get(event.changeId);
+      this.#changes.delete(event.changeId);
+      if (change === undefined) {
+        this.#count('failed');
+        return {
+          completion: {
+            id: event.id,
+            result: 'failed',
+            status: null,
+            error: 'the change is no longer stored (purged)',
+          },
+        };
+      }
+      return {
+        delivery: {
+          eventId: `watch_change_${change.id}`,
+          jobId: change.job_id,
+          revision: 0,
+          kind: WATCH_CHANGE_KIND,
+          source: 'watch',
+          status: change.change,
+          envelopeText: '',
+          change,
+        },
+      };
+    }
     if (job === undefined) {
       const error = 'the job is no longer stored (purged)';
       logger.warn(
@@ -417,7 +454,8 @@ export class DestinationLane {
     const { now, metrics } = this.#deps;
     const prepared = this.#prepare(event, job, queued);
     if ('completion' in prepared) return prepared.completion;
-    const rows = this.#destination.template === undefined ? undefined : await this.#rowsOf(job!.job_id);
+    const rows =
+      this.#destination.template === undefined ? undefined : await this.#rowsOf(prepared.delivery.jobId);
     const signal = AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), this.#stop.signal]);
     const started = performance.now();
     const result: AttemptResult = await this.#destination.deliver(

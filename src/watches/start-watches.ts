@@ -45,6 +45,22 @@ export async function dueCycle(
   return { cycle };
 }
 
+/** The cycle `watches run` runs now: the unfinished one, else a new one begun now, due or not. */
+export async function cycleToRunNow(
+  db: Kysely<Database>,
+  watch: WatchDefinition,
+  nowMs: number,
+): Promise<WatchCycle> {
+  const latest = await latestCycle(db, watch.name);
+  if (latest !== undefined && latest.finished_at === null) return latest;
+  return beginCycle(db, {
+    watch: watch.name,
+    cycle: (latest?.cycle ?? 0) + 1,
+    startedAt: new Date(nowMs).toISOString(),
+    endsAt: new Date(nowMs + watch.everyMs).toISOString(),
+  });
+}
+
 /** What the watches need beside a cycle's collaborators. */
 export interface StartWatchesOptions extends CycleDeps {
   readonly watches: readonly WatchDefinition[];

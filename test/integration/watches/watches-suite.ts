@@ -5,12 +5,19 @@
  * two replicas sharing one watch.
  */
 import { appendFile } from 'node:fs/promises';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../../src/destinations/create-dispatcher.js';
+import { parseDestinations } from '../../../src/destinations/load-destinations.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle, startWatches } from '../../../src/watches/start-watches.js';
 import { listChanges } from '../../../src/watches/watch-store.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
+import {
+  createWebhookSecret,
+  startStandardWebhookConsumer,
+} from '../../helpers/standard-webhook-consumer.js';
 import { contactsCsv, createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 const EMAILS = [
@@ -251,6 +258,61 @@ export function defineWatchesSuite(dialect: Dialect): void {
       .execute();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ destination: 'movers', revision: 0 });
+  }, 60_000);
+
+  it('hands each change to a webhook destination as one signed watch.change event', async () => {
+    const watch = await championsWatch();
+    const secret = createWebhookSecret();
+    const consumer = await startStandardWebhookConsumer(secret);
+    const destinations = await parseDestinations(
+      {
+        destinations: [
+          { name: 'movers', type: 'webhook', url: consumer.url, secret, kinds: ['watch_change'] },
+          { name: 'all-jobs', type: 'webhook', url: consumer.url, secret },
+        ],
+      },
+      {},
+      'test',
+    );
+    const dispatcher = createDispatcher({
+      database: h.database,
+      destinations,
+      logger: pino({ level: 'silent' }),
+      pollMs: 25,
+      yieldUtilization: 2,
+    });
+    await dispatcher.sync();
+    dispatcher.start();
+    try {
+      for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'no_change' });
+      await cycle(watch);
+      h.sim.setJobChange(contact(2), {
+        job_change_status: 'moved',
+        company_domain: 'z.com',
+        company_name: 'Z',
+        title: 'VP',
+      });
+      await cycle(watch);
+      const changes = () => consumer.accepted().filter((e) => e.event.type === 'watch.change');
+      const deadline = Date.now() + 15_000;
+      while ((changes().length < 1 || consumer.accepted().length < 11) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(changes()).toHaveLength(1);
+      expect(changes()[0]!.id).toMatch(/^watch_change_\d+$/);
+      expect(changes()[0]!.event.data).toMatchObject({
+        watch: 'champions',
+        change: 'moved',
+        custom_fields: { sf_id: '003A2' },
+        before: { status: 'no_change' },
+        after: { status: 'moved', company_domain: 'z.com', company_name: 'Z', title: 'VP' },
+      });
+      // The destination of every kind gets the ten checks' jobs, not the change.
+      expect(consumer.accepted().filter((e) => e.event.type === 'job.stored')).toHaveLength(10);
+    } finally {
+      await dispatcher.stop();
+      await consumer.close();
+    }
   }, 60_000);
 
   it('runs a watch on one replica at a time: every row once per cycle', async () => {
