@@ -35,6 +35,7 @@ import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import type { WatchDefinition } from '../watches/load-watches.js';
 import { SYSTEM_CLOCK, type WatchClock } from '../watches/run-cycle.js';
 import { startWatches } from '../watches/start-watches.js';
+import { registerWatchMetrics } from '../watches/watch-metrics.js';
 import { createKeySetCache, type KeySetCache } from '../webhooks/key-set-cache.js';
 import { countAuthRefusals } from './admin-access/count-auth-refusals.js';
 import { createAuthThrottle } from './admin-access/create-auth-throttle.js';
@@ -285,6 +286,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         await current?.catch(() => undefined);
       });
     }
+    registerWatchMetrics(metrics.registry, db);
     if (client !== undefined && (options.watches?.length ?? 0) > 0) {
       const watches = startWatches({
         watches: options.watches ?? [],

@@ -6,12 +6,19 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../../src/destinations/create-dispatcher.js';
 import { parseDestinations } from '../../../src/destinations/load-destinations.js';
+import {
+  loadStatusSnapshot,
+  type WatchesSummary,
+} from '../../../src/server/status-page/load-status-snapshot.js';
+import { renderWatches } from '../../../src/server/status-page/render-watches.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle, startWatches } from '../../../src/watches/start-watches.js';
+import { registerWatchMetrics } from '../../../src/watches/watch-metrics.js';
 import { listChanges } from '../../../src/watches/watch-store.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
 import {
@@ -172,6 +179,21 @@ export function defineWatchesSuite(dialect: Dialect): void {
     const jobs = await h.database.db.selectFrom('jobs').select(['job_id', 'source']).execute();
     expect(jobs).toHaveLength(20);
     expect(new Set(changes.map((c) => c.job_id)).size).toBe(4);
+
+    // /metrics and the status page read the database.
+    const registry = new Registry();
+    registerWatchMetrics(registry, h.database.db);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('hooksync_watch_rows_checked_total{watch="champions"} 20');
+    expect(metrics).toContain('hooksync_watch_changes_total{watch="champions",change="moved"} 1');
+    expect(metrics).toContain('hooksync_watch_changes_total{watch="champions",change="returned"} 1');
+    expect(metrics).toMatch(/hooksync_watch_spent_usd_total\{watch="champions"\} 0\.4\b/);
+    const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+    expect(snapshot.watches.ok).toBe(true);
+    const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+    expect(page).toContain('<code>champions</code>');
+    expect(page).toContain('5 / 5');
+    expect(page).toContain('003A3');
   }, 60_000);
 
   it('reports the baseline when asked', async () => {
