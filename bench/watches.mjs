@@ -7,8 +7,8 @@
  *     the 429 answers (counted on the client's fetch). Target: ratio >= 0.95, no 429.
  *  2. memory: a child process plans and spreads one cycle of a 100,000-row watch (--quick: 10,000): it reads
  *     the file, builds and keys every row and looks each up, and spreads the checks over the period on a
- *     fake clock. 99,000 rows are recorded as checked in this cycle beforehand, so the cycle buys 1,000 and
- *     walks all 100,000 (a cycle taken up near its end). Peak RSS (VmHWM). Target: < 150 MB.
+ *     fake clock. 99,000 rows are recorded as checked in this cycle beforehand (by this process, before the
+ *     child starts), so the child's cycle buys 1,000 and walks all 100,000 (a cycle taken up near its end). Peak RSS (VmHWM). Target: < 150 MB.
  *
  * Usage: npm run build && node bench/watches.mjs [--quick] [--rows 100000] [--checks 1000]
  *        [--per-interval 20] [--interval-seconds 2]
@@ -68,7 +68,42 @@ function watchOf(dir, every) {
 }
 
 /** Part 2, in a child process: plan and spread a cycle of `rows` rows, `buy` of them not yet checked. */
-async function childMemory(dir, rows, buy, simUrl, apiKey) {
+/** Setup, in this process: the cycle begun, every row but the last `buy` recorded as checked in it. */
+async function seedMemory(dir, rows, buy) {
+  const database = await openMigratedDatabase(join(dir, 'memory.db'));
+  const watch = watchOf(dir, '30d');
+  const nowMs = Date.now();
+  const cycle = await cycleToRunNow(database.db, watch, nowMs);
+  const plan = planForCycle(watch, Date.parse(cycle.started_at), undefined);
+  let batch = [];
+  let seen = 0;
+  await database.db.transaction().execute(async (trx) => {
+    for await (const row of watchedRows(watch, plan)) {
+      if (!('key' in row)) continue;
+      seen += 1;
+      if (seen > rows - buy) break;
+      batch.push({
+        watch: 'bench',
+        row_key: row.key,
+        custom_fields: '{}',
+        state: '{"status":"no_change","company_domain":null,"company_name":null,"title":null}',
+        checked_cycle: cycle.cycle,
+        checked_at: new Date(nowMs).toISOString(),
+        job_id: null,
+        first_seen_at: new Date(nowMs).toISOString(),
+      });
+      if (batch.length >= 100) {
+        await trx.insertInto('watch_rows').values(batch).execute();
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await trx.insertInto('watch_rows').values(batch).execute();
+  });
+  await database.close();
+}
+
+/** Part 2, in a child process: take the seeded cycle up and run it, spread on a fake clock. */
+async function childMemory(dir, simUrl, apiKey) {
   // As `hooksync watches run` does (launch's heap trimmer): the heap collected past a ceiling.
   const stopTrimming = startHeapTrimmer();
   const database = await openMigratedDatabase(join(dir, 'memory.db'));
@@ -84,32 +119,6 @@ async function childMemory(dir, rows, buy, simUrl, apiKey) {
     },
   };
   const cycle = await cycleToRunNow(database.db, watch, nowMs);
-  // Every row but the last `buy` already checked in this cycle: the cycle walks them all, buys `buy`.
-  const plan = planForCycle(watch, Date.parse(cycle.started_at), undefined);
-  let batch = [];
-  let seen = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await database.db.insertInto('watch_rows').values(batch).execute();
-    batch = [];
-  };
-  for await (const row of watchedRows(watch, plan)) {
-    if (!('key' in row)) continue;
-    seen += 1;
-    if (seen > rows - buy) break;
-    batch.push({
-      watch: 'bench',
-      row_key: row.key,
-      custom_fields: '{}',
-      state: '{"status":"no_change","company_domain":null,"company_name":null,"title":null}',
-      checked_cycle: cycle.cycle,
-      checked_at: new Date(nowMs).toISOString(),
-      job_id: null,
-      first_seen_at: new Date(nowMs).toISOString(),
-    });
-    if (batch.length >= 100) await flush();
-  }
-  await flush();
   const client = createClient({
     baseUrl: simUrl,
     apiKey,
@@ -211,8 +220,8 @@ async function rate(dir, checks, perInterval, intervalSeconds) {
 }
 
 if (values['child-memory'] !== undefined) {
-  const [dir, rows, buy, simUrl, apiKey] = values['child-memory'].split(',');
-  await childMemory(dir, Number(rows), Number(buy), simUrl, apiKey);
+  const [dir, simUrl, apiKey] = values['child-memory'].split(',');
+  await childMemory(dir, simUrl, apiKey);
 } else {
   const rows = Number(values.rows ?? (values.quick ? 10_000 : 100_000));
   const checks = Number(values.checks ?? (values.quick ? 200 : 1000));
@@ -227,7 +236,8 @@ if (values['child-memory'] !== undefined) {
     const sim = await createSimulator({ seed: 3, rate: { perInterval: 100_000, intervalSeconds: 1 } });
     let memory;
     try {
-      memory = await runChild(['--child-memory', `${dir},${rows},${buy},${sim.url},${sim.apiKey}`]);
+      await seedMemory(dir, rows, buy);
+      memory = await runChild(['--child-memory', `${dir},${sim.url},${sim.apiKey}`]);
     } finally {
       await sim.close();
     }

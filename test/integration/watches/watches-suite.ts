@@ -15,6 +15,7 @@ import {
   type WatchesSummary,
 } from '../../../src/server/status-page/load-status-snapshot.js';
 import { renderWatches } from '../../../src/server/status-page/render-watches.js';
+import { purgeOlderThan } from '../../../src/storage/purge-older-than.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle, startWatches } from '../../../src/watches/start-watches.js';
@@ -194,6 +195,12 @@ export function defineWatchesSuite(dialect: Dialect): void {
     expect(page).toContain('<code>champions</code>');
     expect(page).toContain('5 / 5');
     expect(page).toContain('003A3');
+
+    // Retention: changes age out with everything else; a row's memory stays.
+    const purged = await purgeOlderThan(h.database.db, { olderThanMs: 0, now: () => h.clock.now() + 1000 });
+    expect(purged.deleted.watch_changes).toBe(4);
+    expect(await listChanges(h.database.db, 'champions', undefined)).toHaveLength(0);
+    expect(await h.database.db.selectFrom('watch_rows').select('row_key').execute()).toHaveLength(5);
   }, 60_000);
 
   it('reports the baseline when asked', async () => {
