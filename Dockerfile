@@ -2,7 +2,10 @@
 # No `# syntax=` line on purpose: the file needs nothing beyond the builder's own frontend, so a build never
 # fetches one from a registry (offline and air-gapped builds work, with the legacy builder or BuildKit).
 #   docker build -t hooksync .
-#   docker run -p 8787:8787 -e HOOKSYNC_API_BASE_URL=... -e HOOKSYNC_API_KEY=... -v hooksync-data:/data hooksync
+#   docker run -p 127.0.0.1:8787:8787 -e HOOKSYNC_API_BASE_URL=https://... -e HOOKSYNC_API_KEY=... \
+#     -v hooksync-data:/data hooksync
+# Publish on loopback only, with the TLS reverse proxy the service calls in front of it: `-p 8787:8787` would
+# publish /metrics, /readyz, /admin and /ui on every interface of the host.
 # See docs/operations.md for deploying it beside a stack, on Postgres, with the nightly reconcile.
 
 # ---- build: compile TypeScript and the better-sqlite3 addon ----

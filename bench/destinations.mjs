@@ -9,6 +9,7 @@
 //   npm run build && node bench/destinations.mjs                   # 20,000 events, concurrency 16
 //   node bench/destinations.mjs --events 100000 --concurrency 16
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,11 @@ async function main() {
     );
     await database.close();
     const rate = (delivered * 1000) / elapsedMs;
+    // The baseline's body: the same envelope the stored jobs carry (bench/lib/outbox-jobs.mjs stores it).
+    const template = readFileSync(
+      new URL('../test/fixtures/envelopes/company-reveal.json', import.meta.url),
+      'utf8',
+    );
     const baseline = await rawPosts(`http://127.0.0.1:${port}/hooks`, events, concurrency, template);
     log(
       `baseline: ${formatInteger(baseline.rate)} POSTs/s, ${baseline.cpuMsPerPost.toFixed(2)} ms CPU per POST`,

@@ -179,6 +179,10 @@ export const HOOKSYNC_CODES = [
   'RESPONSE_MALFORMED',
   'RESPONSE_TOO_LARGE',
   'INPUT_INVALID',
+  'CRM_UNAVAILABLE',
+  'CRM_RATE_LIMITED',
+  'CRM_UNAUTHORIZED',
+  'CRM_REFUSED',
 ] as const;
 export type HooksyncCode = (typeof HOOKSYNC_CODES)[number];
 
@@ -305,5 +309,37 @@ export class TemplateError extends HooksyncError {
 export class InputError extends HooksyncError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('INPUT_INVALID', message, options);
+  }
+}
+
+/**
+ * What to do about a CRM call that did not succeed: `retry` on the schedule (5xx, network, a lock, a
+ * malformed answer), `wait` for the CRM's window before anything is sent again (a rate limit), `pause` the
+ * destination until a person resumes it (credentials, scopes), or `fail` the records at fault (never retried
+ * unchanged).
+ */
+export type CrmTrouble =
+  | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'wait'; readonly policy: string; readonly error: string; readonly waitMs: number }
+  | { readonly kind: 'pause'; readonly error: string }
+  | { readonly kind: 'fail'; readonly error: string };
+
+const CRM_CODES = {
+  retry: 'CRM_UNAVAILABLE',
+  wait: 'CRM_RATE_LIMITED',
+  pause: 'CRM_UNAUTHORIZED',
+  fail: 'CRM_REFUSED',
+} as const satisfies Record<CrmTrouble['kind'], HooksyncCode>;
+
+/** A CRM call (HubSpot, Salesforce, Pipedrive) that did not succeed, with what to do about it. */
+export class CrmError extends HooksyncError {
+  declare readonly code: (typeof CRM_CODES)[CrmTrouble['kind']];
+  /** HTTP status; null when no answer came (network error, timeout). */
+  readonly status: number | null;
+  readonly trouble: CrmTrouble;
+  constructor(status: number | null, trouble: CrmTrouble, options?: { cause?: unknown }) {
+    super(CRM_CODES[trouble.kind], trouble.error, options);
+    this.status = status;
+    this.trouble = trouble;
   }
 }

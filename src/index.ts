@@ -89,7 +89,10 @@ export {
   type LaunchResult,
 } from './launch/create-launcher.js';
 /** The webhook route inside your own express app. */
-export { createWebhookMiddleware } from './receiver/create-webhook-middleware.js';
+export {
+  createWebhookMiddleware,
+  type WebhookMiddlewareOptions,
+} from './receiver/create-webhook-middleware.js';
 /** The answer to one delivery: the status the sender sees. */
 export type { DeliveryAnswer } from './receiver/delivery-answer.js';
 /** One delivery: verify, store or quarantine, answer; never throws. */
@@ -114,7 +117,7 @@ export {
   scheduleReconcile,
 } from './reconcile/schedule-reconcile.js';
 /** Every table as Kysely sees it. */
-export type { Database, ExpectedJobOrigin } from './storage/database.js';
+export type { Database } from './storage/database.js';
 /** Reads of stored jobs, the envelope decoded to its text. */
 export {
   getJob,
@@ -131,6 +134,7 @@ export {
   type StoreInput,
   type StoreResult,
 } from './storage/job-store/job-store.js';
+export type { ExpectedJobOrigin } from './storage/ledger/ledger-tables.js';
 /** Adding expected jobs to the ledger. */
 export { type ExpectedJob, recordExpectedJobs } from './storage/ledger/record-expected-jobs.js';
 /** The schema's migrations, run to the latest. */

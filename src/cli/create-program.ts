@@ -3,7 +3,7 @@
  */
 import { Command } from 'commander';
 import { registerDemoCommand } from './commands/demo.js';
-import { registerDestinationsCommand } from './commands/destinations.js';
+import { registerDestinationsCommand } from './commands/destinations/register-destinations-command.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerJobsCommand } from './commands/jobs.js';
 import { registerLaunchCommand } from './commands/launch.js';

@@ -2,7 +2,7 @@
  * Runs the CLI against a context and returns the exit code: the part of main that tests can call.
  */
 import { CommanderError } from 'commander';
-import { HooksyncError } from '../errors.js';
+import { ConfigError, HooksyncError } from '../errors.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from './context.js';
 import { createProgram } from './create-program.js';
 
@@ -24,7 +24,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     writeLine(ctx.stderr, `hooksync: ${describeError(error)}`);
-    return error instanceof CliError ? error.exitCode : EXIT_FAILURE;
+    if (error instanceof CliError) return error.exitCode;
+    // A bad setting is bad usage, whether a flag, a variable or the destinations file gave it.
+    return error instanceof ConfigError ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
 

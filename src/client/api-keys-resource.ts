@@ -19,14 +19,17 @@ export interface ApiKeysResource {
 export function createApiKeysResource(deps: { request: RequestCore; paced: boolean }): ApiKeysResource {
   return {
     async list(options = {}) {
-      const response = await deps.request({
-        method: 'GET',
-        path: API_KEYS_PATH,
-        auth: true,
-        paced: deps.paced,
-        signal: options.signal,
-      });
-      return parseResponseJson(response, apiKeyListSchema, `GET ${API_KEYS_PATH}`);
+      // Parsed inside the call, while the answer's bytes still count in the answer budget.
+      return deps.request(
+        {
+          method: 'GET',
+          path: API_KEYS_PATH,
+          auth: true,
+          paced: deps.paced,
+          signal: options.signal,
+        },
+        (response) => parseResponseJson(response, apiKeyListSchema, `GET ${API_KEYS_PATH}`),
+      );
     },
   };
 }

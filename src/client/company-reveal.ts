@@ -24,14 +24,17 @@ export type CompanyRevealMethod = (
 export function createCompanyReveal(deps: { request: RequestCore; paced: boolean }): CompanyRevealMethod {
   return async (body, options = {}) => {
     parseCompanyRevealRequest(body);
-    const response = await deps.request({
-      method: 'POST',
-      path: COMPANY_REVEAL_PATH,
-      body: stringifyJson(body),
-      auth: true,
-      paced: deps.paced,
-      signal: options.signal,
-    });
-    return toJobResponse(response, `POST ${COMPANY_REVEAL_PATH}`);
+    // Parsed inside the call, while the answer's bytes still count in the answer budget.
+    return deps.request(
+      {
+        method: 'POST',
+        path: COMPANY_REVEAL_PATH,
+        body: stringifyJson(body),
+        auth: true,
+        paced: deps.paced,
+        signal: options.signal,
+      },
+      (response) => toJobResponse(response, `POST ${COMPANY_REVEAL_PATH}`),
+    );
   };
 }

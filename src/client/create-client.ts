@@ -7,6 +7,7 @@ import { canParseUrl } from '../contract/formats.js';
 import { DEFAULT_RATE_LIMIT } from '../contract/limits.js';
 import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
 import { ServiceError } from '../errors.js';
+import { AnswerBudget, DEFAULT_ANSWER_BUDGET_BYTES } from './answer-budget.js';
 import { type ApiKeysResource, createApiKeysResource } from './api-keys-resource.js';
 import type { CallOptions } from './call-options.js';
 import { type CompanyRevealMethod, createCompanyReveal } from './company-reveal.js';
@@ -32,7 +33,6 @@ import {
   DEFAULT_SEARCH_CONTACT_LAUNCH_PATH,
   type SearchContactResource,
 } from './search-contact.js';
-import { sleep as realSleep, type Sleep } from './sleep.js';
 
 /** Per-attempt limit on a request, answer body included. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -57,14 +57,20 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Default silent. */
   logger?: Logger;
-  /** Clock in ms (default `Date.now`), for pacing and the retry budget. */
-  now?: () => number;
-  /** Wait used for pacing and retry delays (default a real timer). */
-  sleep?: Sleep;
   /** Per attempt, answer body included (default 30 000 ms). */
   timeoutMs?: number;
-  /** Largest answer read, in bytes (default 64 MiB); a larger one fails RESPONSE_TOO_LARGE at once. */
+  /**
+   * Largest answer read, in bytes (default 4 MiB: a 250-person page is about 1 MiB); a larger one fails
+   * RESPONSE_TOO_LARGE at once, not retried.
+   */
   maxResponseBytes?: number;
+  /**
+   * Answer bytes in flight across this client's concurrent calls (default 16 MiB; at least
+   * `maxResponseBytes`): a call whose answer would pass it waits before reading. Ignored with `answerBudget`.
+   */
+  answerBudgetBytes?: number;
+  /** A budget shared with other clients (one process, one budget); default: the client's own. */
+  answerBudget?: AnswerBudget;
   /** Retries after the first attempt (default 5). */
   retries?: number;
   /** No retry wait may end later than this after the call began (default 300 000 ms). */
@@ -146,10 +152,12 @@ export function createClient(options: ClientOptions): Client {
   let ceiling: RateLimit = { ...(options.rateLimit ?? DEFAULT_RATE_LIMIT) };
   assertRateLimit(ceiling);
 
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? realSleep;
   const logger = options.logger ?? pino({ level: 'silent' });
-  const pacer = new Pacer({ limits: [ceiling], now, sleep });
+  // Pacing and retry waits run on Date.now and global timers (p-retry's way): tests fake those.
+  const pacer = new Pacer({
+    limits: [ceiling],
+    onWait: (waitMs) => logger.debug({ waitMs }, 'waiting for a pacing token'),
+  });
   // A learned rate is obeyed together with the ceiling, never instead of it.
   const adopt = (learned: RateLimit): void => {
     const next = combineRateLimits(ceiling, learned);
@@ -159,19 +167,27 @@ export function createClient(options: ClientOptions): Client {
     }
   };
 
+  const maxResponseBytes = requirePositive(
+    'maxResponseBytes',
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+  );
+  const answerBudgetBytes = requirePositive(
+    'answerBudgetBytes',
+    options.answerBudgetBytes,
+    Math.max(DEFAULT_ANSWER_BUDGET_BYTES, maxResponseBytes),
+  );
+  if (answerBudgetBytes < maxResponseBytes) {
+    throw new TypeError('answerBudgetBytes must be at least maxResponseBytes');
+  }
   const request = createRequestCore({
     baseUrl,
     apiKey: options.apiKey,
     fetch: options.fetch ?? globalThis.fetch,
     logger,
-    now,
-    sleep,
     timeoutMs: requirePositive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
-    maxResponseBytes: requirePositive(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      DEFAULT_MAX_RESPONSE_BYTES,
-    ),
+    maxResponseBytes,
+    answers: options.answerBudget ?? new AnswerBudget(Math.floor(answerBudgetBytes)),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     retry: {
       retries,

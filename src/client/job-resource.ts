@@ -28,27 +28,33 @@ export function createJobResource<Request>(deps: {
   return {
     async find(jobId, options = {}) {
       assertJobId(jobId);
-      const response = await deps.request({
-        method: 'GET',
-        path: `${deps.finderPath}?job_id=${encodeURIComponent(jobId)}`,
-        auth: true,
-        paced: deps.paced,
-        signal: options.signal,
-      });
-      return toJobResponse(response, `GET ${deps.finderPath}`);
+      // Parsed inside the call, while the answer's bytes still count in the answer budget.
+      return deps.request(
+        {
+          method: 'GET',
+          path: `${deps.finderPath}?job_id=${encodeURIComponent(jobId)}`,
+          auth: true,
+          paced: deps.paced,
+          signal: options.signal,
+        },
+        (response) => toJobResponse(response, `GET ${deps.finderPath}`),
+      );
     },
     async launch(body, options = {}) {
       deps.validate(body);
       // Sent as the caller gave it: the service echoes the request fields in input.task.
-      const response = await deps.request({
-        method: 'POST',
-        path: deps.launchPath,
-        body: stringifyJson(body),
-        auth: true,
-        paced: deps.paced,
-        signal: options.signal,
-      });
-      return toJobResponse(response, `POST ${deps.launchPath}`);
+      // Parsed inside the call, while the answer's bytes still count in the answer budget.
+      return deps.request(
+        {
+          method: 'POST',
+          path: deps.launchPath,
+          body: stringifyJson(body),
+          auth: true,
+          paced: deps.paced,
+          signal: options.signal,
+        },
+        (response) => toJobResponse(response, `POST ${deps.launchPath}`),
+      );
     },
   };
 }

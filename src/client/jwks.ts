@@ -14,13 +14,16 @@ export type JwksMethod = (options?: CallOptions) => Promise<Jwks>;
 /** The key-set method over one request core. */
 export function createJwksMethod(deps: { request: RequestCore }): JwksMethod {
   return async (options = {}) => {
-    const response = await deps.request({
-      method: 'GET',
-      path: JWKS_PATH,
-      auth: false,
-      paced: false,
-      signal: options.signal,
-    });
-    return parseResponseJson(response, jwksSchema, `GET ${JWKS_PATH}`);
+    // Parsed inside the call, while the answer's bytes still count in the answer budget.
+    return deps.request(
+      {
+        method: 'GET',
+        path: JWKS_PATH,
+        auth: false,
+        paced: false,
+        signal: options.signal,
+      },
+      (response) => parseResponseJson(response, jwksSchema, `GET ${JWKS_PATH}`),
+    );
   };
 }

@@ -5,6 +5,7 @@
  * more than `perInterval` of our requests (Limits part), however the network delays them.
  */
 import { assertRateLimit, type RateLimit } from '../contract/rate-limit.js';
+import { RateWindow } from '../contract/rate-window.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
 
 /** What the pacer has done so far, for logs and metrics. */
@@ -31,6 +32,8 @@ export interface PacerOptions {
   now?: () => number;
   /** Wait (default a real timer). */
   sleep?: Sleep;
+  /** Told each timed wait for a token, in ms, as it starts (for a debug log line). */
+  onWait?: (waitMs: number) => void;
 }
 
 /** A spent token; `release()` when the request has finished (answered or failed), exactly once. */
@@ -50,11 +53,6 @@ interface Waiter {
   readonly onAbort: () => void;
 }
 
-/** A spent token: `endMs` is Infinity while its request is in flight. */
-interface Spent {
-  endMs: number;
-}
-
 /** How long a token stays spent after its request finished, margin included. */
 export function pacingWindowMs(limit: RateLimit): number {
   const intervalMs = limit.intervalSeconds * 1000;
@@ -69,10 +67,14 @@ export function pacingWindowMs(limit: RateLimit): number {
 export class Pacer {
   readonly #now: () => number;
   readonly #sleep: Sleep;
+  readonly #onWait: ((waitMs: number) => void) | undefined;
   #limits: readonly RateLimit[] = [];
-  readonly #spent: Spent[] = [];
-  /** Finished tokens older than this can no longer matter (the longest window this pacer has used). */
-  #retentionMs = 0;
+  /**
+   * One window per rate, of its pacing span, logging when each request finished: a token comes back one
+   * span after its request ends. Requests in flight are not in the windows yet: they count as held.
+   */
+  #windows: readonly RateWindow[] = [];
+  #inFlight = 0;
   readonly #queue: Waiter[] = [];
   #pumping = false;
   #wake = new AbortController();
@@ -85,6 +87,7 @@ export class Pacer {
   constructor(options: PacerOptions) {
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
+    this.#onWait = options.onWait;
     this.setLimits(options.limits);
   }
 
@@ -95,7 +98,14 @@ export class Pacer {
     this.#limits = Object.freeze(
       limits.map((l) => Object.freeze({ perInterval: l.perInterval, intervalSeconds: l.intervalSeconds })),
     );
-    this.#retentionMs = Math.max(this.#retentionMs, ...this.#limits.map(pacingWindowMs));
+    // The new windows start from the finished requests the longest old one still holds.
+    const history = this.#windows.reduce<readonly number[]>(
+      (longest, window) => (window.times.length > longest.length ? window.times : longest),
+      [],
+    );
+    this.#windows = this.#limits.map(
+      (limit) => new RateWindow({ requests: limit.perInterval, perMs: pacingWindowMs(limit) }, history),
+    );
     this.#wakeUp();
   }
 
@@ -134,7 +144,7 @@ export class Pacer {
   acquire(signal?: AbortSignal): Promise<PacerPermit> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
-    if (this.#queue.length === 0 && this.#readyAtMs(now) <= now) return Promise.resolve(this.#spend(now));
+    if (this.#queue.length === 0 && this.#readyAtMs(now) <= now) return Promise.resolve(this.#spend());
     return new Promise<PacerPermit>((resolve, reject) => {
       const waiter: Waiter = {
         enqueuedAtMs: now,
@@ -157,29 +167,21 @@ export class Pacer {
   /** The earliest time at which every rate (and any 429 block) allows one more request; Infinity = on a release. */
   #readyAtMs(now: number): number {
     let readyAt = Math.max(now, this.#blockedUntilMs);
-    for (const limit of this.#limits) {
-      if (this.#spent.length < limit.perInterval) continue;
-      // The request may go once fewer than perInterval tokens are still out: the perInterval-th latest
-      // return time among spent tokens.
-      const returns = this.#spent.map((s) => s.endMs + pacingWindowMs(limit)).sort((a, b) => b - a);
-      readyAt = Math.max(readyAt, returns[limit.perInterval - 1]!);
-    }
+    for (const window of this.#windows) readyAt = Math.max(readyAt, window.roomAtMs(now, this.#inFlight));
     return readyAt;
   }
 
-  #spend(now: number): PacerPermit {
-    for (let i = this.#spent.length - 1; i >= 0; i--) {
-      if (this.#spent[i]!.endMs <= now - this.#retentionMs) this.#spent.splice(i, 1);
-    }
-    const spent: Spent = { endMs: Number.POSITIVE_INFINITY };
-    this.#spent.push(spent);
+  #spend(): PacerPermit {
+    this.#inFlight += 1;
     this.#requestsSent += 1;
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
-        spent.endMs = this.#now();
+        this.#inFlight -= 1;
+        const endMs = this.#now();
+        for (const window of this.#windows) window.record(endMs);
         this.#wakeUp();
       },
     };
@@ -204,7 +206,7 @@ export class Pacer {
             this.#waits += 1;
             this.#waitedMs += now - waiter.enqueuedAtMs;
           }
-          waiter.resolve(this.#spend(now));
+          waiter.resolve(this.#spend());
           continue;
         }
         const { signal } = this.#wake;
@@ -214,6 +216,7 @@ export class Pacer {
           continue;
         }
         try {
+          this.#onWait?.(readyAt - now);
           await this.#sleep(readyAt - now, signal);
         } catch {
           // Woken early: rates changed, a token came back or a waiter left; re-time the head of the queue.

@@ -6,8 +6,11 @@
  */
 import { ResponseReadError } from '../errors.js';
 
-/** Largest answer read: far above the largest legitimate page (a 250-person Search Contact page is ~1 MiB). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest answer read: 4 MiB, four times the largest answer the interface can produce (a 250-person Search
+ * Contact page is about 1 MiB). Once parsed, JSON takes about 22 times its size in the heap.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /** Knobs of {@link readCappedBody}. */
 export interface ReadCappedBodyOptions {

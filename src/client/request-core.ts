@@ -6,16 +6,12 @@ import type { Logger } from 'pino';
 import type { RateLimit } from '../contract/rate-limit.js';
 import { readRateLimitHeaders } from '../contract/rate-limit.js';
 import { ResponseReadError, ServiceError } from '../errors.js';
+import type { AnswerBudget } from './answer-budget.js';
 import { parseErrorResponse } from './error-response.js';
 import type { Pacer } from './pacer.js';
 import { readCappedBody } from './read-capped-body.js';
-import {
-  computeRetryDelayMs,
-  isRetryableError,
-  isUnfixableNetworkFailure,
-  type RetryPolicy,
-} from './retry-policy.js';
-import type { Sleep } from './sleep.js';
+import { createServiceRetryPolicy, type ServiceRetryConfig } from './retry-policy.js';
+import { retryWithPolicy } from './retry-with-policy.js';
 
 /** Collaborators and settings of the core, resolved by createClient. */
 export interface RequestCoreDeps {
@@ -24,13 +20,13 @@ export interface RequestCoreDeps {
   readonly apiKey: string;
   readonly fetch: typeof fetch;
   readonly logger: Logger;
-  readonly now: () => number;
-  readonly sleep: Sleep;
   readonly timeoutMs: number;
   /** Largest answer read, error answers included; a larger one fails RESPONSE_TOO_LARGE, not retried. */
   readonly maxResponseBytes: number;
+  /** Answer bytes in flight, shared by every call: reserved before a body is read, given back once parsed. */
+  readonly answers: AnswerBudget;
   readonly userAgent: string;
-  readonly retry: RetryPolicy;
+  readonly retry: ServiceRetryConfig;
   readonly pacer: Pacer;
   readonly redact: (text: string) => string;
   /** Called with the rate a response's X-RateLimit-Limit / X-RateLimit-Interval headers announce. */
@@ -61,13 +57,15 @@ export interface ServiceResponse {
   readonly text: string;
 }
 
-/** Sends a request, retrying what can succeed on retry; rejects with a ServiceError or the caller's abort reason. */
-export type RequestCore = (request: ServiceRequest) => Promise<ServiceResponse>;
-
-/** One attempt's end: a 2xx, or a failure that the retry policy may retry unless it is `final`. */
-type AttemptOutcome =
-  | { readonly response: ServiceResponse }
-  | { readonly failure: ServiceError; readonly final: boolean };
+/**
+ * Sends a request, retrying what can succeed on retry; resolves with `parse` of the 2xx answer (default the
+ * answer itself), parsed while its bytes are still counted in the answer budget. Rejects with a ServiceError
+ * (a ServiceError thrown by `parse` included, retried by the same policy) or the caller's abort reason.
+ */
+export type RequestCore = <T = ServiceResponse>(
+  request: ServiceRequest,
+  parse?: (response: ServiceResponse) => T,
+) => Promise<T>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -89,22 +87,33 @@ function describeFailure(error: unknown): string {
 export function createRequestCore(deps: RequestCoreDeps): RequestCore {
   const { logger, pacer, redact } = deps;
   const rateWindowMs = (): number => Math.max(...pacer.limits.map((l) => l.intervalSeconds * 1000));
+  const policy = createServiceRetryPolicy(deps.retry, rateWindowMs);
 
-  return async function request(req: ServiceRequest): Promise<ServiceResponse> {
+  return async function request<T = ServiceResponse>(
+    req: ServiceRequest,
+    parse?: (response: ServiceResponse) => T,
+  ): Promise<T> {
     const what = `${req.method} ${req.path.split('?')[0]}`;
     const url = `${deps.baseUrl}${req.path}`;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': deps.userAgent };
     if (req.auth) headers['x-api-key'] = deps.apiKey;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const { signal } = req;
-    const startedMs = deps.now();
 
-    // Whatever an attempt throws (the caller's abort, a bug) ends the call; the caller's abort is
-    // rethrown as its reason by the loop below.
-    const attempt = async (attemptNumber: number): Promise<AttemptOutcome> => {
+    // An attempt resolves with a 2xx or throws: a ServiceError that the policy retries or not, or
+    // anything else (the caller's abort, a bug), which ends the call.
+    const attempt = async (attemptNumber: number): Promise<T> => {
+      const held: { release?: () => void } = {};
+      try {
+        return await attemptOnce(attemptNumber, held);
+      } finally {
+        held.release?.();
+      }
+    };
+    const attemptOnce = async (attemptNumber: number, held: { release?: () => void }): Promise<T> => {
       const permit = req.paced ? await pacer.acquire(signal) : undefined;
       const timeout = AbortSignal.timeout(deps.timeoutMs);
-      const attemptStartedMs = deps.now();
+      const attemptStartedMs = Date.now();
       let response: Response | undefined;
       let bytes: Uint8Array;
       try {
@@ -117,6 +126,14 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           // A redirect would carry x-api-key to wherever it points: treat it as an answer instead.
           redirect: 'manual',
         });
+        // The answer's bytes are counted before they are read (its declared length, else the cap; nothing
+        // for one the reader refuses unread), and given back by `attempt` once parsed.
+        const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+        const expected = Number.isSafeInteger(declared) && declared >= 0 ? declared : deps.maxResponseBytes;
+        held.release = await deps.answers.acquire(
+          expected > deps.maxResponseBytes ? 0 : expected,
+          attemptSignal,
+        );
         // The attempt's timeout covers the body too: a slow answer cannot hold the call past it.
         bytes = await readCappedBody(response, {
           maxBytes: deps.maxResponseBytes,
@@ -124,28 +141,27 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           what,
         });
       } catch (error) {
+        // An answer never read (the wait for the answer budget was cut short) must not hold its connection.
+        response?.body?.cancel().catch(() => undefined);
         if (error instanceof ResponseReadError && error.code === 'RESPONSE_TOO_LARGE') {
           // The same request would get the same answer: not retried, and nothing more is downloaded.
           logger.warn(
             { what, status: response?.status, maxBytes: error.maxBytes },
             'service answer over the size cap',
           );
-          return {
-            failure: new ServiceError({
-              status: response?.status ?? 0,
-              code: 'RESPONSE_TOO_LARGE',
-              message: error.message,
-              cause: error,
-            }),
-            final: true,
-          };
+          throw new ServiceError({
+            status: response?.status ?? 0,
+            code: 'RESPONSE_TOO_LARGE',
+            message: error.message,
+            cause: error,
+          });
         }
         if (signal?.aborted) throw error;
         // fetch reports a network failure as a TypeError; as a ServiceError with status 0 it follows the
         // retry policy like any other failure.
         const timedOut = timeout.aborted;
         logger.debug({ what, attempt: attemptNumber, timedOut }, 'service call failed without an answer');
-        const failure = new ServiceError({
+        throw new ServiceError({
           status: 0,
           code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
           message: timedOut
@@ -153,14 +169,12 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
             : `${what} failed: ${redact(describeFailure(error))}`,
           cause: error,
         });
-        // A refused connection or an unknown host fails at once: waiting would only delay the same line.
-        return { failure, final: !timedOut && isUnfixableNetworkFailure(error) };
       } finally {
         // The token returns one interval after the request is over, answered or not (see pacer.ts).
         permit?.release();
       }
       logger.debug(
-        { what, attempt: attemptNumber, status: response.status, durationMs: deps.now() - attemptStartedMs },
+        { what, attempt: attemptNumber, status: response.status, durationMs: Date.now() - attemptStartedMs },
         'service call',
       );
       const text = decodeUtf8(bytes);
@@ -173,23 +187,21 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
       }
       if (response.status >= 200 && response.status < 300) {
         if (text === undefined) {
-          return {
-            failure: new ServiceError({
-              status: response.status,
-              code: 'RESPONSE_MALFORMED',
-              message: `${what} answered with a body that is not UTF-8`,
-            }),
-            final: true,
-          };
+          throw new ServiceError({
+            status: response.status,
+            code: 'RESPONSE_MALFORMED',
+            message: `${what} answered with a body that is not UTF-8`,
+          });
         }
-        return { response: { status: response.status, headers: response.headers, bytes, text } };
+        const answer: ServiceResponse = { status: response.status, headers: response.headers, bytes, text };
+        return parse === undefined ? (answer as T) : parse(answer);
       }
       const error = parseErrorResponse({
         status: response.status,
         text,
         retryAfter: response.headers.get('retry-after'),
         what,
-        nowMs: deps.now(),
+        nowMs: Date.now(),
         redact,
       });
       if (response.status === 429 && req.paced) {
@@ -198,33 +210,19 @@ export function createRequestCore(deps: RequestCoreDeps): RequestCore {
           error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000,
         );
       }
-      return { failure: error, final: !isRetryableError(error) };
+      throw error;
     };
 
-    try {
-      for (let retriesConsumed = 0; ; retriesConsumed++) {
-        const outcome = await attempt(retriesConsumed + 1);
-        if ('response' in outcome) return outcome.response;
-        const { failure } = outcome;
-        if (outcome.final || retriesConsumed >= deps.retry.retries) throw failure;
-        const delayMs = computeRetryDelayMs(failure, retriesConsumed, deps.retry, rateWindowMs());
-        if (deps.now() - startedMs + delayMs > deps.retry.retryBudgetMs) {
-          logger.warn(
-            { what, code: failure.code, status: failure.status, nextDelayMs: delayMs },
-            'retry budget spent',
-          );
-          throw failure;
-        }
-        logger.warn(
-          { what, code: failure.code, status: failure.status, delayMs, retry: retriesConsumed + 1 },
-          'retrying service call',
-        );
-        // Through the injected sleep, so that tests run on a fake clock.
-        await deps.sleep(delayMs, signal);
-      }
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw error;
-    }
+    return retryWithPolicy(attempt, policy, {
+      signal,
+      onRetry: (error, delayMs, retry) => {
+        const { code, status } = error as ServiceError;
+        logger.warn({ what, code, status, delayMs, retry }, 'retrying service call');
+      },
+      onBudgetSpent: (error, delayMs) => {
+        const { code, status } = error as ServiceError;
+        logger.warn({ what, code, status, nextDelayMs: delayMs }, 'retry budget spent');
+      },
+    });
   };
 }

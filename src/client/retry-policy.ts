@@ -1,9 +1,11 @@
 /**
- * What the client retries and how long it waits: 429 after Retry-After, 500/502/503/504 and network
- * failures with exponential backoff and jitter, never any other 4xx (they cannot succeed on retry).
+ * The service client's retry policy: 429 after Retry-After, 500/502/503/504 and network failures with
+ * exponential backoff and jitter, never any other 4xx (they cannot succeed on retry), never an answer over
+ * the size cap, never a connection that no retry can fix. Run by retryWithPolicy (p-retry).
  */
 import { isRetryableStatus } from '../contract/error-codes.js';
-import type { ServiceError } from '../errors.js';
+import { ServiceError } from '../errors.js';
+import type { RetryPolicy } from './retry-with-policy.js';
 
 /** Retries after the first attempt. */
 export const DEFAULT_RETRIES = 5;
@@ -14,8 +16,8 @@ export const DEFAULT_MIN_BACKOFF_MS = 500;
 /** ...up to this ceiling. */
 export const DEFAULT_MAX_BACKOFF_MS = 30_000;
 
-/** Knobs of the retry behaviour; every field has a `DEFAULT_*` above. */
-export interface RetryPolicy {
+/** Knobs of the service's retry policy; every field has a `DEFAULT_*` above. */
+export interface ServiceRetryConfig {
   readonly retries: number;
   readonly retryBudgetMs: number;
   readonly minBackoffMs: number;
@@ -66,7 +68,7 @@ export function isUnfixableNetworkFailure(error: unknown, depth = 0): boolean {
 export function computeRetryDelayMs(
   error: ServiceError,
   retryIndex: number,
-  policy: RetryPolicy,
+  policy: Pick<ServiceRetryConfig, 'minBackoffMs' | 'maxBackoffMs' | 'random'>,
   rateWindowMs: number,
 ): number {
   const namedMs = error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000;
@@ -74,4 +76,30 @@ export function computeRetryDelayMs(
   const stepMs = Math.min(policy.maxBackoffMs, policy.minBackoffMs * 2 ** retryIndex);
   const backoffMs = stepMs / 2 + policy.random() * (stepMs / 2);
   return Math.round(Math.max(backoffMs, namedMs ?? 0));
+}
+
+/**
+ * True when the service client retries `error`: a ServiceError with no answer (except an unfixable network
+ * failure) or with 429/500/502/503/504, and never RESPONSE_TOO_LARGE (the same request gets the same answer).
+ */
+export function isRetryableServiceFailure(error: unknown): boolean {
+  if (!(error instanceof ServiceError) || error.code === 'RESPONSE_TOO_LARGE') return false;
+  // A refused connection or an unknown host fails at once: waiting would only delay the same line.
+  if (error.status === 0 && error.code === 'NETWORK_ERROR' && isUnfixableNetworkFailure(error.cause))
+    return false;
+  return isRetryableError(error);
+}
+
+/** The service client's {@link RetryPolicy}; `rateWindowMs` is the pacing window a 429 without a named wait waits. */
+export function createServiceRetryPolicy(
+  config: ServiceRetryConfig,
+  rateWindowMs: () => number,
+): RetryPolicy {
+  return {
+    retries: config.retries,
+    retryBudgetMs: config.retryBudgetMs,
+    shouldRetry: isRetryableServiceFailure,
+    delayMs: (error, retryIndex) =>
+      error instanceof ServiceError ? computeRetryDelayMs(error, retryIndex, config, rateWindowMs()) : 0,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Waiting, as the client injects it: `sleep(ms, signal)` resolves after `ms` milliseconds, or rejects
+ * Waiting on a global timer (faked by tests with vitest): `sleep(ms, signal)` resolves after `ms` milliseconds, or rejects
  * with the signal's reason as soon as the signal aborts.
  */
 

@@ -6,7 +6,15 @@
 
 import { JWKS_PATH } from '../contract/webhook-signature.js';
 import { ConfigError } from '../errors.js';
+import {
+  type InsecureHttpAllowance,
+  insecureHttpProblem,
+  parseInsecureHttpAllowance,
+} from './insecure-http.js';
+import { type ClientLimitSettings, loadClientLimits } from './load-client-limits.js';
 import { loadReceiverLimits, type ReceiverLimitSettings } from './load-receiver-limits.js';
+
+export { isLoopbackHost } from './insecure-http.js';
 
 export const DEFAULT_DATABASE_URL = './hooksync.db';
 export const DEFAULT_HOST = '127.0.0.1';
@@ -45,7 +53,7 @@ export interface HooksyncConfig {
    * travel in clear): `false` unless HOOKSYNC_ALLOW_INSECURE_HTTP is `1` (any host, `true`) or a
    * comma-separated list of the host names allowed (e.g. `sim`, the simulator on a compose network).
    */
-  readonly allowInsecureHttp: boolean | readonly string[];
+  readonly allowInsecureHttp: InsecureHttpAllowance;
   /** Where the service reaches this hooksync (e.g. https://hooks.example.com): `launch` sends callbacks to it + /webhooks. */
   readonly publicUrl: string | undefined;
   /** Search Contact Launcher path (not shown by the interface); undefined: the client's default. */
@@ -58,28 +66,31 @@ export interface HooksyncConfig {
   readonly watchesFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
+  /** The service client's answer cap and answer budget (HOOKSYNC_MAX_ANSWER_BYTES, HOOKSYNC_ANSWER_BUDGET_BYTES). */
+  readonly clientLimits: ClientLimitSettings;
 }
 
 /** Which variable each config field is read from. */
-export const CONFIG_VARIABLES: Readonly<Record<Exclude<keyof HooksyncConfig, 'receiverLimits'>, string>> =
-  Object.freeze({
-    apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
-    apiKey: 'HOOKSYNC_API_KEY',
-    databaseUrl: 'HOOKSYNC_DATABASE_URL',
-    host: 'HOOKSYNC_HOST',
-    port: 'HOOKSYNC_PORT',
-    jwksUrl: 'HOOKSYNC_JWKS_URL',
-    unsigned: 'HOOKSYNC_UNSIGNED',
-    adminToken: 'HOOKSYNC_ADMIN_TOKEN',
-    logLevel: 'HOOKSYNC_LOG_LEVEL',
-    uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
-    allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
-    publicUrl: 'HOOKSYNC_PUBLIC_URL',
-    searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
-    jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
-    destinationsFile: 'HOOKSYNC_DESTINATIONS',
-    watchesFile: 'HOOKSYNC_WATCHES',
-  });
+export const CONFIG_VARIABLES: Readonly<
+  Record<Exclude<keyof HooksyncConfig, 'receiverLimits' | 'clientLimits'>, string>
+> = Object.freeze({
+  apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
+  apiKey: 'HOOKSYNC_API_KEY',
+  databaseUrl: 'HOOKSYNC_DATABASE_URL',
+  host: 'HOOKSYNC_HOST',
+  port: 'HOOKSYNC_PORT',
+  jwksUrl: 'HOOKSYNC_JWKS_URL',
+  unsigned: 'HOOKSYNC_UNSIGNED',
+  adminToken: 'HOOKSYNC_ADMIN_TOKEN',
+  logLevel: 'HOOKSYNC_LOG_LEVEL',
+  uiSessionMinutes: 'HOOKSYNC_UI_SESSION_MINUTES',
+  allowInsecureHttp: 'HOOKSYNC_ALLOW_INSECURE_HTTP',
+  publicUrl: 'HOOKSYNC_PUBLIC_URL',
+  searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
+  jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
+  destinationsFile: 'HOOKSYNC_DESTINATIONS',
+  watchesFile: 'HOOKSYNC_WATCHES',
+});
 
 /** Values given on the command line; each wins over its variable. */
 export type ConfigOverrides = {
@@ -97,7 +108,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
 
-  const allowInsecureHttp = insecureHttpAllowance(raw('allowInsecureHttp'));
+  const allowInsecureHttp = parseInsecureHttpAllowance(raw('allowInsecureHttp'));
   const apiBaseUrl = optionalHttpUrl(raw('apiBaseUrl'), CONFIG_VARIABLES.apiBaseUrl, allowInsecureHttp);
   const jwksUrl =
     optionalHttpUrl(raw('jwksUrl'), CONFIG_VARIABLES.jwksUrl, allowInsecureHttp) ??
@@ -116,6 +127,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     uiSessionMinutes: minutes(raw('uiSessionMinutes')),
     allowInsecureHttp,
     receiverLimits: loadReceiverLimits(env),
+    clientLimits: loadClientLimits(env),
     // No secret travels to the public URL (it is only named in webhook_url), so plain http is the user's call.
     publicUrl: optionalHttpUrl(raw('publicUrl'), CONFIG_VARIABLES.publicUrl, true),
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
@@ -130,20 +142,6 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-/** True when `hostname` (as URL.hostname gives it) names this host (loopback, or the unspecified address): traffic never leaves it. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    // The unspecified address, as `hooksync sim --host 0.0.0.0` prints it: a connection to it stays on this host.
-    host === '0.0.0.0' ||
-    host === '[::]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
-
 /** `value` as it may appear in a message: anything between `//` and `@` (a user name, a password) hidden. */
 function shown(value: string): string {
   return value.replace(/\/\/[^/?#]*@/, '//***@');
@@ -152,7 +150,7 @@ function shown(value: string): string {
 function optionalHttpUrl(
   value: string | undefined,
   variable: string,
-  allowInsecure: boolean | readonly string[],
+  allowInsecure: InsecureHttpAllowance,
 ): string | undefined {
   if (value === undefined) return undefined;
   let url: URL;
@@ -168,29 +166,9 @@ function optionalHttpUrl(
     // fetch refuses such URLs anyway, and the API key has its own variable.
     throw new ConfigError(`${variable} must not hold a user name or password (got "${shown(value)}")`);
   }
-  const allowed = allowInsecure === true || (allowInsecure !== false && allowInsecure.includes(url.hostname));
-  if (url.protocol === 'http:' && !allowed && !isLoopbackHost(url.hostname)) {
-    throw new ConfigError(
-      `${variable} must be https:// unless its host is loopback (got "${value}"); set ` +
-        `${CONFIG_VARIABLES.allowInsecureHttp}=${url.hostname} (or 1, any host) to accept plain http on a trusted network`,
-    );
-  }
+  const problem = insecureHttpProblem(url, allowInsecure);
+  if (problem !== undefined) throw new ConfigError(`${variable} ${problem}`);
   return value.replace(/\/+$/, '');
-}
-
-/** HOOKSYNC_ALLOW_INSECURE_HTTP: 1 (any host), 0 (none), or the host names allowed, comma-separated. */
-function insecureHttpAllowance(value: string | undefined): boolean | readonly string[] {
-  if (value === undefined) return false;
-  const v = value.toLowerCase();
-  if (v === '1' || v === 'true' || v === 'yes') return true;
-  if (v === '0' || v === 'false' || v === 'no') return false;
-  const hosts = v.split(',').map((host) => host.trim());
-  if (hosts.some((host) => !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(host))) {
-    throw new ConfigError(
-      `${CONFIG_VARIABLES.allowInsecureHttp} must be 1, 0 or a comma-separated list of host names (got "${value}")`,
-    );
-  }
-  return Object.freeze(hosts);
 }
 
 function minutes(value: string | undefined): number {

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { parseDuration } from '../config/parse-duration.js';
+import { parseRate, RATE_SYNTAX } from '../config/parse-rate.js';
+import type { WindowRate } from '../contract/rate-window.js';
 
 /** The job kinds a destination may filter on. */
 export const DESTINATION_KINDS = ['company_reveal', 'job_change', 'search_contact', 'unknown'] as const;
@@ -22,6 +24,31 @@ export const durationSchema = z.string().transform((text, ctx) => {
     return parseDuration(text);
   } catch (error) {
     ctx.issues.push({ code: 'custom', input: text, message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+/**
+ * A rate: `"90/10s"` (at most 90 in any 10 s), read as `{ requests, perMs }`. The earlier form of webhook
+ * destinations, `{ "requests": 90, "per": "10s" }`, is still accepted.
+ */
+const legacyRateSchema = z
+  .strictObject({ requests: z.number().int().min(1), per: durationSchema })
+  .refine((rate) => rate.per > 0, { message: 'must be longer than 0s', path: ['per'] });
+
+export const rateSchema = z.unknown().transform((value, ctx): WindowRate => {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const legacy = legacyRateSchema.safeParse(value);
+    if (legacy.success) return { requests: legacy.data.requests, perMs: legacy.data.per };
+    for (const issue of legacy.error.issues) {
+      ctx.issues.push({ code: 'custom', input: value, path: issue.path, message: issue.message });
+    }
+    return z.NEVER;
+  }
+  try {
+    return parseRate(value as string);
+  } catch {
+    ctx.issues.push({ code: 'custom', input: value, message: `must be ${RATE_SYNTAX}` });
     return z.NEVER;
   }
 });

@@ -153,10 +153,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             results.push({ name: lane.name, result: 'paused' });
             return;
           }
-          const before = { ...lane.counts };
-          await lane.drain();
-          const { delivered, retried, failed } = lane.counts;
-          const summary = `${delivered - before.delivered} delivered, ${retried - before.retried} to retry later, ${failed - before.failed} failed`;
+          const { delivered, retried, failed } = await lane.drain();
+          const summary = `${delivered} delivered, ${retried} to retry later, ${failed} failed`;
           results.push({ name: lane.name, result: lane.paused ? `paused (${summary})` : summary });
         }),
       );

@@ -33,7 +33,8 @@ export interface OutboxDelivery {
 
 /** What one attempt came to. */
 export type AttemptResult =
-  | { readonly outcome: 'delivered'; readonly status: number }
+  /** `detail`: what a check proved, for `destinations test` (a CRM's read of its token and scopes). */
+  | { readonly outcome: 'delivered'; readonly status: number; readonly detail?: string }
   /** Worth retrying (network, timeout, 429, 5xx); `retryAfterMs` when the destination asked for a delay. */
   | {
       readonly outcome: 'retry';

@@ -6,6 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import {
+  type InsecureHttpAllowance,
+  insecureHttpAllowanceOf,
+  insecureHttpProblem,
+} from '../config/insecure-http.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
@@ -67,7 +72,28 @@ function resolveToken(ref: { env: string }, env: Env, where: string): string {
   return value;
 }
 
-/** Validates a parsed destinations document; `label` names it in messages (the file path). */
+/** A field that names an address a destination calls (with its token or signature): `url` or `*_url`. */
+function isUrlField(field: string): boolean {
+  return field === 'url' || field.endsWith('_url');
+}
+
+/**
+ * Throws ConfigError naming the destination and field when one of its URLs would carry its secret over
+ * plain http to a host that is neither loopback nor named in HOOKSYNC_ALLOW_INSECURE_HTTP.
+ */
+function assertSecureUrls(config: object, allowance: InsecureHttpAllowance, where: string): void {
+  for (const [field, value] of Object.entries(config)) {
+    if (!isUrlField(field) || typeof value !== 'string' || !URL.canParse(value)) continue;
+    const problem = insecureHttpProblem(new URL(value), allowance);
+    if (problem !== undefined) throw new ConfigError(`${where}, field ${field}: ${problem}`);
+  }
+}
+
+/**
+ * Validates a parsed destinations document; `label` names it in messages (the file path). Every URL a
+ * destination calls (`url` and any `*_url` field) follows the service's rule: https, unless loopback or
+ * allowed by HOOKSYNC_ALLOW_INSECURE_HTTP in `env`.
+ */
 export async function parseDestinations(
   document: unknown,
   env: Env,
@@ -79,6 +105,7 @@ export async function parseDestinations(
     const field = fieldPath(issue.path);
     throw new ConfigError(`${label}: ${field === '' ? 'the file' : `field ${field}`} ${issue.message}`);
   }
+  const allowance = insecureHttpAllowanceOf(env);
   const seen = new Set<string>();
   const configured: ConfiguredDestination[] = [];
   for (const [index, entry] of top.data.destinations.entries()) {
@@ -100,6 +127,7 @@ export async function parseDestinations(
       token?: { env: string };
       template?: string;
     };
+    assertSecureUrls(config, allowance, where);
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
     seen.add(config.name);
     const secrets =

@@ -10,6 +10,7 @@ import { parseRetryAfterSeconds } from '../client/retry-after.js';
 import {
   destinationNameSchema,
   durationSchema,
+  rateSchema,
   secretRefSchema,
   webhookKindsSchema,
 } from './config-fields.js';
@@ -62,7 +63,7 @@ const webhookSchema = z.strictObject({
   timeout: durationSchema.optional(),
   retry: z.strictObject({ schedule: z.array(durationSchema).min(1).max(50) }).optional(),
   concurrency: z.number().int().min(1).max(256).optional(),
-  rate: z.strictObject({ requests: z.number().int().min(1), per: durationSchema }).optional(),
+  rate: rateSchema.optional(),
   template: z.string().min(1).optional(),
 });
 
@@ -183,7 +184,7 @@ export const WEBHOOK_DESTINATION: DestinationType<WebhookDestinationConfig> = {
     timeoutMs: config.timeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     scheduleMs: config.retry?.schedule ?? DEFAULT_RETRY_SCHEDULE.map((text) => durationSchema.parse(text)),
     concurrency: config.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY,
-    rate: config.rate === undefined ? undefined : { requests: config.rate.requests, perMs: config.rate.per },
+    rate: config.rate,
     kinds: config.kinds,
   }),
   create: createWebhookDestination,

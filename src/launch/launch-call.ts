@@ -1,9 +1,8 @@
 /**
- * One launch of a built request, and what its answer or error means: the pieces `hooksync launch` and a
+ * One launch of a built request, and which errors stop every launch after them: the pieces `hooksync launch` and a
  * watch (src/watches/) share, so that both send, price and stop the same way.
  */
 import type { CallOptions } from '../client/call-options.js';
-import { isPlainObject } from '../contract/custom-fields.js';
 import { ServiceError } from '../errors.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { OperationSpec } from './launch-operations.js';
@@ -23,20 +22,6 @@ export function launchRequest(
     case 'job_change':
       return launcher.jobChange(request as never, options);
   }
-}
-
-/** usage.total_usd of the answer, when it has one. */
-export function usdOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  const usage = isPlainObject(output) && isPlainObject(output.usage) ? output.usage : undefined;
-  const total = usage?.total_usd;
-  return typeof total === 'number' && Number.isFinite(total) ? total : undefined;
-}
-
-/** Persons on a Search Contact page, when the answer has them. */
-export function personsOf(result: LaunchResult): number | undefined {
-  const output = result.response.job.output;
-  return isPlainObject(output) && Array.isArray(output.persons) ? output.persons.length : undefined;
 }
 
 /**

@@ -2,10 +2,13 @@
  * The record of a bulk launch, one row of `launch_rows` per request: claimed ('sending') in its own
  * committed statement before the request goes out, and marked launched, failed or uncertain after. A row
  * is claimed by a single conditional upsert (never read-then-write), so that it is launched at most once
- * per run, and not again by a later run unless asked (--again).
+ * per run, and not again by a later run unless asked (--again). A row that may have bought a job without
+ * its answer being recorded (`sending` by a run that died, `uncertain`) is sent again only when asked
+ * (--resend-unknown): the service gives the job_id only in its answer, so no finder can settle it.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, LaunchRowState, LaunchRowsTable } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
+import type { LaunchRowState, LaunchRowsTable } from '../storage/tables/launch-tables.js';
 
 /** What a claim found. */
 export type ClaimResult =
@@ -23,8 +26,13 @@ export interface ClaimInput {
   readonly runId: string;
   readonly source: string;
   readonly line: number;
-  /** Claim rows that an earlier run launched, too. */
+  /** Claim rows that an earlier run already launched, too. */
   readonly again: boolean;
+  /**
+   * Claim rows an earlier run left `sending` or `uncertain` (the service may have the job): by default
+   * they are left alone and reported, never paid for again silently.
+   */
+  readonly resendUnknown?: boolean;
   readonly now: Date;
 }
 
@@ -74,9 +82,11 @@ export async function claimLaunchRow(
         error: null,
         updated_at: at,
       });
-      return input.again
-        ? update.where('launch_rows.run_id', '<>', input.runId)
-        : update.where('launch_rows.run_id', '<>', input.runId).where('launch_rows.state', '<>', 'launched');
+      const ofAnotherRun = update.where('launch_rows.run_id', '<>', input.runId);
+      if (input.again) return ofAnotherRun;
+      return input.resendUnknown
+        ? ofAnotherRun.where('launch_rows.state', '<>', 'launched')
+        : ofAnotherRun.where('launch_rows.state', '=', 'failed');
     })
     .returning(['prior_state'])
     .executeTakeFirst();
@@ -89,6 +99,29 @@ export async function claimLaunchRow(
     .where('row_key', '=', input.rowKey)
     .executeTakeFirstOrThrow();
   return { claimed: false, existing };
+}
+
+/** Why a row left `sending` by a run that ended is now `uncertain`. */
+export const DIED_IN_FLIGHT =
+  'the run that sent it ended before its answer was recorded: the service may have the job (its job_id is unknown)';
+
+/**
+ * Marks `uncertain` a row that the run `runId` left `sending` (it died with the request in flight); a
+ * conditional update, so a row that run has since recorded is left as it is.
+ */
+export async function markDiedInFlight(
+  db: Kysely<Database> | Transaction<Database>,
+  rowKey: string,
+  runId: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('launch_rows')
+    .set({ state: 'uncertain', error: DIED_IN_FLIGHT, updated_at: now.toISOString() })
+    .where('row_key', '=', rowKey)
+    .where('run_id', '=', runId)
+    .where('state', '=', 'sending')
+    .execute();
 }
 
 /** Records how a claimed row's request ended. */

@@ -24,12 +24,19 @@ export interface LaunchReport {
   invalid: number;
   /** Requests that did not launch a job (refused, or no answer). */
   failed: number;
-  /** Requests sent again because an earlier run left them in flight or unanswered (uncertain). */
+  /** Requests sent again (--resend-unknown) that an earlier run left in flight or unanswered (uncertain). */
   relaunched: number;
+  /**
+   * Requests not sent because an earlier run left them in flight (it died) or unanswered: the service may
+   * have their jobs, whose job_id only the lost answer held. Listed in errors; --resend-unknown sends them.
+   */
+  unresolved: number;
   /** Launched jobs whose finished answer was stored at once (the rest wait for callback or reconcile). */
   stored: number;
-  /** Sum of usage.total_usd of the answers. */
+  /** Sum of usage.total_usd of the answers (and, with --max-usd, of held jobs whose finished copy was stored). */
   usd: number;
+  /** With --max-usd: still reserved at the end for jobs launched without a price yet (RUNNING). */
+  reserved_usd: number;
   stopped: LaunchStop | null;
   /** The line that says why it stopped. */
   stopped_reason: string | null;
@@ -58,8 +65,10 @@ export function createLaunchReport(operation: string, dryRun: boolean): LaunchRe
     invalid: 0,
     failed: 0,
     relaunched: 0,
+    unresolved: 0,
     stored: 0,
     usd: 0,
+    reserved_usd: 0,
     stopped: null,
     stopped_reason: null,
     errors: [],

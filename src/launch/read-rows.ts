@@ -1,10 +1,11 @@
 /**
  * Rows out of an input file, streamed: a CSV with a header row, or JSON lines (one object a line). Each row
  * comes with the line of the file it ends on, so that a problem can be reported where the user can find it.
+ * A file that is missing, a directory or unreadable is an InputError naming it.
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream, type ReadStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +30,38 @@ export function formatOfPath(path: string): InputFormat {
   return /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : 'csv';
 }
 
+/** What a failed open of the input file says, in one line naming the file. */
+function openFailure(path: string, error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return `${path}: no such file`;
+  if (error.code === 'EISDIR') return `${path} is a directory: --from takes a file`;
+  if (error.code === 'EACCES' || error.code === 'EPERM') return `${path}: permission denied`;
+  return `${path}: cannot be read (${error.code ?? error.message})`;
+}
+
+/**
+ * The input file opened for reading, or InputError naming it (missing, a directory, unreadable). Opening
+ * first keeps a stream's `error` event from going unhandled when the file is not there.
+ */
+async function openInput(path: string, encoding?: BufferEncoding): Promise<ReadStream> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new InputError(openFailure(path, error as NodeJS.ErrnoException), { cause: error });
+  }
+  const stat = await handle.stat();
+  if (stat.isDirectory()) {
+    await handle.close();
+    throw new InputError(openFailure(path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' })));
+  }
+  return handle.createReadStream(encoding === undefined ? {} : { encoding });
+}
+
+/** Throws InputError naming `path` when it cannot be read as an input file; checked before any other work. */
+export async function assertInputReadable(path: string): Promise<void> {
+  (await openInput(path)).destroy();
+}
+
 /**
  * The rows of `path` in `format`. `onHeader` receives a CSV's column names once they are read. A CSV that
  * cannot be parsed throws InputError; a JSON line that is not an object is a row problem.
@@ -42,7 +75,7 @@ export async function* readRows(
     yield* readJsonLines(path);
     return;
   }
-  const parser = createReadStream(path).pipe(
+  const parser = (await openInput(path)).pipe(
     parse({
       bom: true,
       info: true,
@@ -69,7 +102,7 @@ export async function* readRows(
 
 async function* readJsonLines(path: string): AsyncGenerator<SourceRow> {
   const lines = createInterface({
-    input: createReadStream(path, 'utf8'),
+    input: await openInput(path, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let line = 0;

@@ -12,8 +12,15 @@ import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
-import { launchRequest, personsOf, stoppingReasonOf, usdOf } from './launch-call.js';
-import { claimLaunchRow, type LaunchOutcome, recordLaunchOutcome } from './launch-records.js';
+import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
+import { launchRequest, stoppingReasonOf } from './launch-call.js';
+import {
+  claimLaunchRow,
+  DIED_IN_FLIGHT,
+  type LaunchOutcome,
+  markDiedInFlight,
+  recordLaunchOutcome,
+} from './launch-records.js';
 import {
   addProblem,
   createLaunchReport,
@@ -57,10 +64,17 @@ export interface LaunchOptions {
   /** The file's name as recorded with each row. */
   readonly sourceName: string;
   readonly again?: boolean;
+  /** Send again the rows an earlier run left `sending` or `uncertain` (default: report them, send nothing). */
+  readonly resendUnknown?: boolean;
   readonly dryRun?: boolean;
   readonly skipInvalid?: boolean;
-  /** Stop launching once the answers' usage.total_usd add up to this. */
+  /**
+   * Spend limit in USD: each request reserves its price before it is sent (launch-budget.ts), and no
+   * request starts that the limit cannot hold.
+   */
   readonly maxUsd?: number | undefined;
+  /** What one job (a person of a Search page) reserves until an answer has priced the operation. */
+  readonly estimateUsd?: number | undefined;
   /** Default 4 for Search and Job Change, 8 for Company Reveal. */
   readonly concurrency?: number | undefined;
   /** Each problem as found. */
@@ -86,8 +100,10 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   const operation = plan.operation;
   const startedMs = now();
   const report = createLaunchReport(operation.name, options.dryRun ?? false);
+  let budget: LaunchBudget | undefined;
   const finish = (): LaunchReport => {
-    report.usd = roundUsd(report.usd);
+    report.usd = roundUsd(budget?.budget.spentUsd ?? report.usd);
+    report.reserved_usd = roundUsd(budget?.budget.reservedUsd ?? 0);
     report.rate_limited = deps.tracker.rateLimited;
     report.elapsed_ms = now() - startedMs;
     return report;
@@ -108,6 +124,13 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   }
   if (options.dryRun) return finish();
 
+  if (options.maxUsd !== undefined) {
+    budget = await LaunchBudget.open(deps.db, operation.name, {
+      capUsd: options.maxUsd,
+      estimateUsd: options.estimateUsd,
+      now,
+    });
+  }
   const runId = randomUUID();
   const writer = new LaunchRowWriter(deps.db);
   const active = new Set<{ scope: DispatchScope; controller: AbortController }>();
@@ -131,6 +154,12 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     line: number,
   ): Promise<{ go: boolean; count?: number }> => {
     const key = rowKey(operation.name, request);
+    // Reserved before the claim, so that a refused row stays unclaimed for a later run.
+    const reservation = await budget?.reserve(request, () => report.stopped !== null);
+    if (budget !== undefined && reservation === undefined) {
+      stop('max_usd', budget.describe());
+      return { go: false };
+    }
     const claim = await writer.submit((trx) =>
       claimLaunchRow(trx, {
         rowKey: key,
@@ -140,10 +169,24 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
         source: options.sourceName,
         line,
         again: options.again ?? false,
+        resendUnknown: options.resendUnknown ?? false,
         now: new Date(now()),
       }),
     );
     if (!claim.claimed) {
+      reservation?.release();
+      const { state, run_id: earlierRun } = claim.existing;
+      if (earlierRun !== runId && (state === 'sending' || state === 'uncertain')) {
+        // The service may have this job, and only its answer would have said which: report, do not pay twice.
+        if (state === 'sending') {
+          await writer.submit((trx) => markDiedInFlight(trx, key, earlierRun, new Date(now())));
+        }
+        report.unresolved += 1;
+        const message = `${state === 'sending' ? DIED_IN_FLIGHT : 'left uncertain by an earlier run: the service may have the job'}; not sent again (--resend-unknown sends it)`;
+        addProblem(report, { line, message });
+        options.onProblem?.(line, message);
+        return { go: false };
+      }
       report.skipped += 1;
       const launched = claim.existing.state === 'launched';
       return {
@@ -162,28 +205,40 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     active.add(entry);
     let outcome: LaunchOutcome;
     let result: LaunchResult | undefined;
+    let total: number | 'invalid' | undefined;
     try {
       result = await call(request, scope, controller.signal);
+      total = totalUsdOf(result.response.job);
       outcome = {
         state: 'launched',
         jobId: result.job_id,
         status: result.status,
-        usd: usdOf(result),
-        resultCount: personsOf(result),
+        usd: typeof total === 'number' ? total : undefined,
+        resultCount: personsOf(result.response.job),
       };
     } catch (error) {
       outcome = failure(error, scope, line);
     } finally {
       active.delete(entry);
     }
+    if (total === 'invalid') {
+      // A negative or non-finite total is no price: the job counts at its reservation, never at less.
+      const message = `the answer's usage.total_usd is not a price (negative or not finite); job ${result?.job_id} is counted at what it reserved`;
+      addProblem(report, { line, message });
+      options.onProblem?.(line, message);
+    }
+    if (reservation !== undefined) {
+      if (outcome.state === 'failed') reservation.release();
+      else if (typeof total === 'number') reservation.settle(total, outcome.resultCount ?? 1);
+      // RUNNING (no price yet), or an answer that may have bought a job: the reservation stays.
+      else if (result !== undefined) budget?.hold(result.job_id, reservation);
+      else reservation.hold();
+    }
     await writer.submit((trx) => recordLaunchOutcome(trx, key, outcome, new Date(now())));
     if (result === undefined) return { go: false };
     report.launched += 1;
     if (result.stored !== undefined) report.stored += 1;
     report.usd += outcome.usd ?? 0;
-    if (options.maxUsd !== undefined && report.usd >= options.maxUsd) {
-      stop('max_usd', `budget reached: $${roundUsd(report.usd)} spent of --max-usd ${options.maxUsd}`);
-    }
     return { go: true, ...(outcome.resultCount === undefined ? {} : { count: outcome.resultCount }) };
   };
 
@@ -193,6 +248,12 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     if (!scope.dispatched) {
       // Abandoned while waiting (the run stopped): nothing was sent, a later run sends it.
       return { state: 'failed', error: `not sent: ${message}` };
+    }
+    if (isKeyRefusal(error)) {
+      // The key, not the row: one stop for the run (the row is sent again by the next run), no line per row.
+      const what = report.launched === 0 ? 'nothing was launched' : 'stopped launching';
+      stop('auth', `the service refused the API key (${(error as ServiceError).code}): ${what}`);
+      return { state: 'failed', error: `not launched: ${message}` };
     }
     report.failed += 1;
     addProblem(report, { line, message });
@@ -204,10 +265,8 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       return { state: 'uncertain', error: message };
     }
     if (error instanceof ServiceError) {
-      const reason = stoppingReasonOf(error);
-      if (reason === 'quota') stop('quota', `the account is over quota (${error.code}): stopped launching`);
-      else if (reason === 'auth') {
-        stop('auth', `the service refused the API key (${error.code}): stopped launching`);
+      if (stoppingReasonOf(error) === 'quota') {
+        stop('quota', `the account is over quota (${error.code}): stopped launching`);
       }
       // No answer, or an answer we could not read: the service may have taken (and charged) the job.
       if (error.status === 0 || answered) return { state: 'uncertain', error: message };
@@ -219,16 +278,17 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   const total = file.valid;
   let done = 0;
   const rows = readRows(options.path, options.format);
-  const worker = async (): Promise<void> => {
+  const worker = async (maxRows?: number): Promise<void> => {
     try {
-      await work();
+      await work(maxRows);
     } catch (error) {
       stop('storage', `stopped: ${describe(error)}`);
       throw error;
     }
   };
-  const work = async (): Promise<void> => {
-    while (report.stopped === null) {
+  const work = async (maxRows = Number.POSITIVE_INFINITY): Promise<void> => {
+    let taken = 0;
+    while (report.stopped === null && taken < maxRows) {
       const next = await rows.next();
       if (next.done) return;
       const row = next.value;
@@ -244,8 +304,10 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
         // The last page is the first one shorter than page_size (or one that did not launch).
         if (!sent.go || (pages > 1 && (sent.count === undefined || sent.count < pageSize))) break;
       }
+      taken += 1;
       done += 1;
-      options.onProgress?.(report, done, total);
+      // Once stopped, the report says the rest: no progress line after the reason.
+      if (report.stopped === null) options.onProgress?.(report, done, total);
     }
   };
 
@@ -254,12 +316,19 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       try {
         await deps.learnRateLimit();
       } catch (error) {
-        if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) {
-          stop('auth', `the service refused the API key (${error.code}): nothing was launched`);
+        if (isKeyRefusal(error)) {
+          stop(
+            'auth',
+            `the service refused the API key (${(error as ServiceError).code}): nothing was launched`,
+          );
           return finish();
         }
         throw error;
       }
+    } else {
+      // The key has not been shown to the service yet: the first row goes alone, so that a refused key
+      // stops the run after one request, not after one per worker.
+      await worker(1);
     }
     const concurrency =
       options.concurrency ?? (operation.paced ? DEFAULT_PACED_CONCURRENCY : DEFAULT_REVEAL_CONCURRENCY);
@@ -272,4 +341,9 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     await rows.return(undefined);
   }
   return finish();
+}
+
+/** A refusal of the key itself (401, 403, or an AUTH / PERMISSION error): no row can succeed after it. */
+function isKeyRefusal(error: unknown): boolean {
+  return stoppingReasonOf(error) === 'auth';
 }

@@ -57,6 +57,8 @@ export interface DeliveryHandlerDeps {
   fetchFromFinder?: FinderFetch;
   /** Sizes, budgets and rates; each has a documented default (delivery-limits.ts). */
   limits?: Partial<DeliveryLimits>;
+  /** The memory budget of bodies in flight (default one of `limits.bodyBudgetBytes`): given, others can read it. */
+  budget?: BodyBudget;
   now?: () => number;
   /** Clock tolerance for iat/exp, seconds (default 60). */
   toleranceSeconds?: number;
@@ -109,7 +111,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   const db = deps.database?.db;
   const now = deps.now ?? Date.now;
   const limits = resolveDeliveryLimits(deps.limits);
-  const budget = createBodyBudget(limits.bodyBudgetBytes);
+  const budget = deps.budget ?? createBodyBudget(limits.bodyBudgetBytes);
   let unverified = 0;
   const quarantine = createQuarantinePolicy({
     store,

@@ -7,6 +7,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
+import { assertAdminTokenLength } from '../config/min-admin-token-length.js';
 import { type AdminCode, type ValidationCode, ValidationError } from '../errors.js';
 import type { Database } from '../storage/database.js';
 import {
@@ -20,7 +21,6 @@ import {
 import { parseExpectedJobsBody } from '../storage/ledger/parse-expected-jobs-body.js';
 import { recordExpectedJobs } from '../storage/ledger/record-expected-jobs.js';
 import { type AuthThrottle, createAuthThrottle } from './admin-access/create-auth-throttle.js';
-import { assertAdminTokenLength } from './admin-access/min-admin-token-length.js';
 import { requireAdminBearer } from './admin-access/require-admin-bearer.js';
 
 /** Path of the ledger's admin resource. */

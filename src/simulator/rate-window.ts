@@ -1,10 +1,11 @@
 /**
- * The simulator's rate limiting (Limits part): a sliding log per limited subject. A request is admitted
- * when fewer than `perInterval` admitted requests lie in the last `intervalSeconds`; refused requests are
- * not counted. Retry-After is rounded up to whole seconds, so that a retry after it finds a free slot
+ * The simulator's rate limiting (Limits part): a sliding log per limited subject (contract/rate-window.ts,
+ * the window hooksync paces itself with). A request is admitted when fewer than `perInterval` admitted
+ * requests lie in the last `intervalSeconds`; refused requests are not counted. Retry-After is rounded up to whole seconds, so that a retry after it finds a free slot
  * (unless another client takes it first).
  */
 import type { RateLimit } from '../contract/rate-limit.js';
+import { RateWindow as SharedRateWindow } from '../contract/rate-window.js';
 
 /** Why a request was refused: the limit it hit and how long until a slot frees. */
 export interface RateRefusal {
@@ -15,42 +16,34 @@ export interface RateRefusal {
   readonly remaining: number;
 }
 
-/** The sliding log of one subject (the account, or one key). */
+/** The service's window for one subject (the account, or one key): the shared sliding log, in its terms. */
 export class RateWindow {
   readonly limit: RateLimit;
-  /** Admission times (ms), ascending. */
-  readonly #admitted: number[] = [];
+  readonly #window: SharedRateWindow;
 
   constructor(limit: RateLimit) {
     this.limit = limit;
-  }
-
-  #prune(nowMs: number): void {
-    const intervalMs = this.limit.intervalSeconds * 1000;
-    // A request admitted at t counts while t + interval > now: at exactly t + interval its slot is free.
-    while (this.#admitted.length > 0 && this.#admitted[0]! + intervalMs <= nowMs) this.#admitted.shift();
+    this.#window = new SharedRateWindow({
+      requests: limit.perInterval,
+      perMs: limit.intervalSeconds * 1000,
+    });
   }
 
   /** The refusal a request at `nowMs` would meet, or undefined when there is room. */
   check(nowMs: number): RateRefusal | undefined {
-    this.#prune(nowMs);
-    if (this.#admitted.length < this.limit.perInterval) return undefined;
-    const freeAtMs = this.#admitted[0]! + this.limit.intervalSeconds * 1000;
-    return {
-      limit: this.limit,
-      retryAfterSeconds: Math.max(1, Math.ceil((freeAtMs - nowMs) / 1000)),
-      remaining: 0,
-    };
+    const waitMs = this.#window.waitMs(nowMs);
+    if (waitMs === 0) return undefined;
+    return { limit: this.limit, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), remaining: 0 };
   }
 
   /** Counts an admitted request. */
   admit(nowMs: number): void {
-    this.#admitted.push(nowMs);
+    this.#window.record(nowMs);
   }
 
   /** Forgets every admitted request. */
   clear(): void {
-    this.#admitted.length = 0;
+    this.#window.clear();
   }
 }
 

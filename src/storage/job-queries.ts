@@ -4,8 +4,9 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { JobKind } from '../contract/enums.js';
-import type { Database, JobsTable } from './database.js';
+import type { Database } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
+import type { JobsTable } from './job-store/job-store-tables.js';
 import { epochSeconds } from './job-store/jti-key.js';
 import { assertLimit, guarded } from './query-guards.js';
 

@@ -3,7 +3,7 @@
  * by), and every field of the result (what the IP is, and the company behind it; null fields when company
  * is `{}`), which exports read from the stored envelope when a template asks for them.
  */
-import type { CompaniesTable } from './database.js';
+import type { CompaniesTable } from './job-store/job-store-tables.js';
 import {
   asRecord,
   int32At,

@@ -2,7 +2,7 @@
  * The job_changes row of a Job Change envelope: the contact as given in input.task beside what the
  * service found (job_change_status, the current role from output.person, and the previous role).
  */
-import type { JobChangesTable } from './database.js';
+import type { JobChangesTable } from './job-store/job-store-tables.js';
 import { asRecord, type JsonRecord, jsonObjectAt, member, recordAt, textAt } from './normalize-values.js';
 
 /** One row of the job_changes table. */

@@ -2,7 +2,7 @@
  * Persons out of an envelope: every entry of a Search Contact page's output.persons (position = index),
  * and the person of a Job Change result when it is not the empty object.
  */
-import type { PersonsTable } from './database.js';
+import type { PersonsTable } from './job-store/job-store-tables.js';
 import {
   asRecord,
   type JsonRecord,

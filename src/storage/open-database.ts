@@ -126,14 +126,7 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
   const synchronous = options.synchronous ?? DEFAULT_SQLITE_SYNCHRONOUS;
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL')
     throw new TypeError('synchronous must be FULL or NORMAL');
-  if (path !== ':memory:') {
-    const directory = dirname(resolve(path));
-    if (!existsSync(directory) || !statSync(directory).isDirectory()) {
-      throw new StorageError(`cannot open SQLite database ${path}: directory ${directory} does not exist`, {
-        transient: false,
-      });
-    }
-  }
+  if (path !== ':memory:') assertSqlitePathUsable(path);
   let raw: Database.Database | undefined;
   try {
     if (path !== ':memory:') createPrivateFile(path);
@@ -160,6 +153,38 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<H
     rowRunner: createSqliteRowRunner(statements),
     close: once(() => db.destroy()),
   };
+}
+
+/** Throws StorageError (permanent) when `path` cannot be a SQLite file: its folder is missing, or it is a folder. */
+function assertSqlitePathUsable(path: string): void {
+  const directory = dirname(resolve(path));
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new StorageError(`cannot open SQLite database ${path}: directory ${directory} does not exist`, {
+      transient: false,
+    });
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new StorageError(
+      `cannot open SQLite database ${path}: it is a directory; name a file inside it (e.g. ${resolve(path, 'hooksync.db')})`,
+      { transient: false },
+    );
+  }
+}
+
+/**
+ * Makes sure the SQLite file `path` exists (created empty and private, as {@link openDatabase} would), so
+ * that it has an identity (device and inode) before it is opened; throws StorageError as openDatabase does.
+ */
+export function ensureSqliteFile(path: string): void {
+  assertSqlitePathUsable(path);
+  try {
+    createPrivateFile(path);
+  } catch (error) {
+    throw new StorageError(`cannot open SQLite database ${path}: ${(error as Error).message}`, {
+      cause: error,
+      transient: false,
+    });
+  }
 }
 
 /**

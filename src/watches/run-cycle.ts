@@ -11,10 +11,11 @@ import type { Logger } from 'pino';
 import { StorageError } from '../errors.js';
 import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import type { Launcher } from '../launch/create-launcher.js';
-import { launchRequest, stoppingReasonOf, usdOf } from '../launch/launch-call.js';
+import { personsOf, totalUsdOf, unitsOf } from '../launch/launch-budget.js';
+import { launchRequest, stoppingReasonOf } from '../launch/launch-call.js';
 import { readRows } from '../launch/read-rows.js';
+import { type Reservation, SpendBudget } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
-import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
 import { observeAnswer } from './observe-answer.js';
 import { planForCycle, watchRowKey } from './watch-plan.js';
@@ -206,7 +207,14 @@ export async function runCycle(
   const rate = deps.rate ?? DEFAULT_WATCH_RATE;
   const endsAtMs = Date.parse(cycle.ends_at);
   const plan = planForCycle(watch, Date.parse(cycle.started_at), deps.webhookUrl);
-  const budget = new CycleBudget(watch.maxUsdPerCycle, Number(cycle.usd_micros));
+  // max_usd_per_cycle on launch's one spend rule (launch/spend-budget.ts): what this run may still spend.
+  let spentMicros = Number(cycle.usd_micros);
+  const budget =
+    watch.maxUsdPerCycle === undefined
+      ? undefined
+      : new SpendBudget({ capUsd: Math.max(0, watch.maxUsdPerCycle - spentMicros / 1e6) });
+  const budgetMessage = (): string =>
+    `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(spentMicros)} spent); paused until the next cycle`;
   const halt = new AbortController();
   let stopped: CycleStop | null = null;
   const stop = (reason: CycleStop, message: string): void => {
@@ -221,7 +229,10 @@ export async function runCycle(
 
   let invalid = 0;
   let rows = cycle.rows;
-  const check = async (row: Extract<WatchedRow, { key: string }>): Promise<void> => {
+  const check = async (
+    row: Extract<WatchedRow, { key: string }>,
+    reservation: Reservation | undefined,
+  ): Promise<void> => {
     const nowIso = (): string => new Date(clock.now()).toISOString();
     const customFields = (row.request.custom_fields ?? {}) as Record<string, unknown>;
     const base = { watch: watch.name, cycle: cycle.cycle, rowKey: row.key, customFields };
@@ -229,7 +240,7 @@ export async function runCycle(
     try {
       result = await launchRequest(deps.launcher, watch.operation, row.request);
     } catch (error) {
-      budget.settle(0);
+      reservation?.release();
       if (error instanceof StorageError) throw error;
       const reason = stoppingReasonOf(error);
       const code = (error as { code?: string }).code ?? 'error';
@@ -259,8 +270,18 @@ export async function runCycle(
       }));
       return;
     }
-    const costMicros = Math.round((usdOf(result) ?? 0) * 1e6);
-    budget.settle(costMicros);
+    const total = totalUsdOf(result.response.job);
+    const costMicros = typeof total === 'number' ? Math.round(total * 1e6) : 0;
+    if (typeof total === 'number') {
+      reservation?.settle(
+        total,
+        watch.operation.name === 'search' ? (personsOf(result.response.job) ?? 0) : 1,
+      );
+    } else {
+      // No price yet (RUNNING, or unreadable): the reservation stands for the rest of the cycle.
+      reservation?.hold();
+    }
+    spentMicros += costMicros;
     const outcome = await recordCheck(
       db,
       { ...base, jobId: result.job_id, usdMicros: costMicros, nowIso: nowIso() },
@@ -281,12 +302,6 @@ export async function runCycle(
       logger.info(
         { watch: watch.name, change: change.change, row_key: change.row_key, job_id: change.job_id },
         'watch change',
-      );
-    }
-    if (budget.exhausted && watch.maxUsdPerCycle !== undefined) {
-      stop(
-        'max_usd',
-        `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(budget.spentMicros)} spent); paused until the next cycle`,
       );
     }
   };
@@ -314,18 +329,21 @@ export async function runCycle(
             if (!(await clock.sleep(nextAt - clock.now(), halt.signal))) break;
           }
           while (inFlight.size >= concurrency) await Promise.race(inFlight);
-          while (stopped === null && !budget.reserve()) {
+          let reservation: Reservation | undefined;
+          while (budget !== undefined && stopped === null) {
+            reservation = budget.tryReserve(watch.operation.name, unitsOf(watch.operation.name, row.request));
+            if (reservation !== undefined) break;
             if (inFlight.size === 0) {
-              stop(
-                'max_usd',
-                `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(budget.spentMicros)} spent); paused until the next cycle`,
-              );
+              stop('max_usd', budgetMessage());
               break;
             }
             await Promise.race(inFlight);
           }
-          if (stopped !== null) break;
-          const running: Promise<void> = check(row)
+          if (stopped !== null) {
+            reservation?.release();
+            break;
+          }
+          const running: Promise<void> = check(row, reservation)
             .catch((error: unknown) => {
               failure ??= error;
               halt.abort();
@@ -336,7 +354,7 @@ export async function runCycle(
                 watch: watch.name,
                 done: started - inFlight.size,
                 total: pending,
-                usd: usd(budget.spentMicros),
+                usd: usd(spentMicros),
               });
             });
           inFlight.add(running);

@@ -5,8 +5,9 @@
  * whatever process checked it.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, WatchChangesTable, WatchCyclesTable } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
 import { recordChangeEvents } from '../storage/job-store/record-outbox-events.js';
+import type { WatchChangesTable, WatchCyclesTable } from '../storage/tables/watch-tables.js';
 import type { Observation, WatchState } from './observe-answer.js';
 
 /** A cycle as stored. */

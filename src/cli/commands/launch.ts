@@ -1,16 +1,23 @@
 /** `hooksync launch search | job-change | reveal --from FILE`: start jobs in bulk from a file. */
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
-import { CONFIG_VARIABLES, joinUrl, loadConfig } from '../../config/load-config.js';
+import { CONFIG_VARIABLES, joinUrl } from '../../config/load-config.js';
 import { isHttpUrl } from '../../contract/formats.js';
 import { InputError } from '../../errors.js';
 import { createRequestPlan, type RequestPlan } from '../../launch/build-request.js';
 import { LAUNCH_OPERATIONS, type LaunchOperation, OPERATIONS } from '../../launch/launch-operations.js';
 import type { LaunchReport } from '../../launch/launch-report.js';
-import { formatOfPath, INPUT_FORMATS, type InputFormat, spoolToFile } from '../../launch/read-rows.js';
+import {
+  assertInputReadable,
+  formatOfPath,
+  INPUT_FORMATS,
+  type InputFormat,
+  spoolToFile,
+} from '../../launch/read-rows.js';
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';
 
@@ -23,8 +30,10 @@ interface LaunchFlags {
   pages?: string;
   webhookUrl?: string;
   maxUsd?: string;
+  estimateUsd?: string;
   dryRun?: boolean;
   again?: boolean;
+  resendUnknown?: boolean;
   skipInvalid?: boolean;
   concurrency?: string;
   rate?: string;
@@ -91,8 +100,14 @@ function summaryLines(report: LaunchReport): string[] {
     `${report.invalid} invalid`,
   ];
   if (report.relaunched > 0) parts.push(`${report.relaunched} relaunched (left uncertain by an earlier run)`);
+  if (report.unresolved > 0)
+    parts.push(`${report.unresolved} unresolved (an earlier run may have bought them: see the lines above)`);
+  const reserved =
+    report.reserved_usd > 0
+      ? ` (and $${report.reserved_usd.toFixed(2)} reserved for jobs still RUNNING)`
+      : '';
   return [
-    `${report.operation}: ${report.rows} rows: ${parts.join(', ')}; ${report.stored} stored at once, $${report.usd.toFixed(2)} spent`,
+    `${report.operation}: ${report.rows} rows: ${parts.join(', ')}; ${report.stored} stored at once, $${report.usd.toFixed(2)} spent${reserved}`,
   ];
 }
 
@@ -101,7 +116,7 @@ async function runLaunchCommand(
   flags: LaunchFlags,
   ctx: CliContext,
 ): Promise<void> {
-  const config = loadConfig(ctx.env, {
+  const config = loadCliConfig(ctx.env, {
     apiBaseUrl: flags.apiBaseUrl,
     apiKey: flags.apiKey,
     databaseUrl: flags.databaseUrl,
@@ -123,6 +138,10 @@ async function runLaunchCommand(
     }),
   );
   const maxUsd = positiveNumber('--max-usd', flags.maxUsd);
+  const estimateUsd = positiveNumber('--estimate-usd', flags.estimateUsd);
+  if (estimateUsd !== undefined && maxUsd === undefined) {
+    throw new CliError('--estimate-usd is what --max-usd reserves: give --max-usd too', EXIT_USAGE);
+  }
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const rateLimit = flags.rate === undefined ? undefined : usage(() => parseRateSpec(flags.rate ?? ''));
   const service = flags.dryRun ? undefined : requireService(config);
@@ -136,6 +155,12 @@ async function runLaunchCommand(
   const spooled = flags.from === '-' ? await spoolToFile(ctx.stdin) : undefined;
   const path = spooled?.path ?? flags.from;
   const format = flags.format ?? (flags.from === '-' ? 'csv' : formatOfPath(flags.from));
+  if (spooled === undefined) {
+    // A missing file is one line naming it, before a database is opened (or created) for nothing.
+    await assertInputReadable(path).catch((error: unknown) => {
+      throw error instanceof InputError ? new CliError(error.message, EXIT_FAILURE) : error;
+    });
+  }
   const { createClient } = await import('../../client/create-client.js');
   const { createLauncher } = await import('../../launch/create-launcher.js');
   const { createJobStore } = await import('../../storage/job-store/job-store.js');
@@ -149,6 +174,7 @@ async function runLaunchCommand(
   const client = createClient({
     baseUrl: service?.baseUrl ?? 'http://127.0.0.1:1',
     apiKey: service?.apiKey ?? 'dry-run',
+    ...config.clientLimits,
     fetch: tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -177,7 +203,8 @@ async function runLaunchCommand(
         }),
         tracker,
         learnRateLimit: () => client.learnRateLimit(),
-        logger,
+        // The reason a run stopped is printed once, as its last line: not also as a log line.
+        logger: logger.isLevelEnabled('debug') ? logger : logger.child({}, { level: 'error' }),
         signal: interrupt.signal,
       },
       {
@@ -186,9 +213,11 @@ async function runLaunchCommand(
         format,
         sourceName: flags.from === '-' ? 'stdin' : basename(flags.from),
         again: flags.again ?? false,
+        resendUnknown: flags.resendUnknown ?? false,
         dryRun: flags.dryRun ?? false,
         skipInvalid: flags.skipInvalid ?? false,
         maxUsd,
+        estimateUsd,
         concurrency,
         onProblem: (line, message) => writeLine(ctx.stderr, `line ${line}: ${message}`),
         onValidated: (file) => {
@@ -216,10 +245,19 @@ async function runLaunchCommand(
     await spooled?.remove();
     logger.flush();
   }
+  if (report.rows === 0) {
+    writeLine(
+      ctx.stderr,
+      `warning: ${flags.from === '-' ? 'stdin' : flags.from} has 0 rows: nothing to launch`,
+    );
+  }
   if (flags.json) writeLine(ctx.stdout, JSON.stringify(report));
-  else for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  else if (report.stopped !== 'auth' || report.launched > 0) {
+    // A refused key launched nothing: its one line (below) says all there is to say.
+    for (const line of summaryLines(report)) writeLine(ctx.stdout, line);
+  }
   if (report.stopped_reason !== null) writeLine(ctx.stderr, `hooksync: ${report.stopped_reason}`);
-  if (report.stopped !== null || report.failed > 0) ctx.setExitCode(EXIT_FAILURE);
+  if (report.stopped !== null || report.failed > 0 || report.unresolved > 0) ctx.setExitCode(EXIT_FAILURE);
 }
 
 /** Registers `hooksync launch` and its three operations. */
@@ -265,9 +303,20 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
         '--webhook-url <url>',
         `callback address (default: ${CONFIG_VARIABLES.publicUrl} + /webhooks when set)`,
       )
-      .option('--max-usd <usd>', "stop launching once the answers' usage.total_usd add up to this")
+      .option(
+        '--max-usd <usd>',
+        'spend limit: each request reserves its price before it is sent (the highest usage.total_usd seen, held while RUNNING); none starts past the limit',
+      )
+      .option(
+        '--estimate-usd <usd>',
+        `what --max-usd reserves per ${operation === 'search' ? 'person of a page' : 'job'} before an answer has priced it (default: all that is left, one request at a time)`,
+      )
       .option('--dry-run', 'validate and show what would be launched; send nothing')
       .option('--again', 'launch rows that an earlier run already launched')
+      .option(
+        '--resend-unknown',
+        'send again the rows an earlier run left in flight or unanswered (the service may already have them)',
+      )
       .option('--skip-invalid', 'launch the valid rows and list the invalid ones')
       .option('--concurrency <n>', `requests in flight at once (default ${operation === 'reveal' ? 8 : 4})`);
     if (operation === 'search')

@@ -29,7 +29,12 @@ function parseCustomFields(pairs: readonly string[]): Record<string, string> {
 }
 
 /** The account settings a launch needs, or a usage error naming the missing variable. */
-export function requireService(config: HooksyncConfig): { baseUrl: string; apiKey: string } {
+export function requireService(config: HooksyncConfig): {
+  baseUrl: string;
+  apiKey: string;
+  maxResponseBytes?: number;
+  answerBudgetBytes?: number;
+} {
   if (config.apiBaseUrl === undefined) {
     throw new CliError(
       `no service configured: set ${CONFIG_VARIABLES.apiBaseUrl} or pass --api-base-url`,
@@ -42,7 +47,7 @@ export function requireService(config: HooksyncConfig): { baseUrl: string; apiKe
       EXIT_USAGE,
     );
   }
-  return { baseUrl: config.apiBaseUrl, apiKey: config.apiKey };
+  return { baseUrl: config.apiBaseUrl, apiKey: config.apiKey, ...config.clientLimits };
 }
 
 function describeReveal(result: LaunchResult): string[] {

@@ -82,7 +82,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const release =
       isPostgresUrl(config.databaseUrl) || config.databaseUrl === ':memory:'
         ? async () => {}
-        : await claimSqliteFile(config.databaseUrl);
+        : await claimSqliteFile(config.databaseUrl, { onWarning: (message) => logger.warn(message) });
     const { startReceiver } = await import('../../server/start-receiver.js');
     let running: Awaited<ReturnType<typeof startReceiver>>;
     try {

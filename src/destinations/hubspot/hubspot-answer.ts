@@ -1,9 +1,13 @@
 /**
- * What a HubSpot answer that is not a success means for the destination: retry on its schedule (5xx,
- * network, 423 after ≥ 2 s), pause for a while (429: TEN_SECONDLY_ROLLING ≥ 10 s, SECONDLY 1 s, DAILY until
- * the window resets), pause until resumed (401 naming the token, 403 naming the missing scopes), or fail the
- * records at fault (400, 409: never retried unchanged).
+ * What a HubSpot answer that is not a success means for the destination: retry (5xx, network, 423 after
+ * ≥ 2 s), pause for a while (429: TEN_SECONDLY_ROLLING ≥ 10 s, SECONDLY 1 s, DAILY until the window resets),
+ * pause until resumed (401 naming the token, 403 naming the missing scopes), or fail the records at fault
+ * (400, 409: never retried unchanged). And the client's retry policy: which of those are tried again within
+ * the call, and after how long.
  */
+import { z } from 'zod';
+import { type CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
+import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 
 /** The daily window resets at midnight in the account's time zone, which the API does not tell: probe hourly. */
 export const DAILY_PROBE_MS = 3_600_000;
@@ -25,21 +29,36 @@ export interface HubSpotErrorBody {
   readonly context?: Readonly<Record<string, readonly string[] | undefined>>;
 }
 
-/** What to do about an answer that is not a success. */
-export type HubSpotTrouble =
-  | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs?: number }
-  | { readonly kind: 'wait'; readonly policy: string; readonly error: string; readonly waitMs: number }
-  | { readonly kind: 'pause'; readonly error: string }
-  | { readonly kind: 'fail'; readonly error: string };
+const optionalText = z.string().optional().catch(undefined);
+const contextSchema = z
+  .record(
+    z.string(),
+    z.array(z.unknown()).transform((items) => items.filter((item) => typeof item === 'string')),
+  )
+  .optional()
+  .catch(undefined);
+const errorBodySchema = z.object({
+  status: optionalText,
+  message: optionalText,
+  category: optionalText,
+  policyName: optionalText,
+  errors: z
+    .array(z.object({ message: optionalText, context: contextSchema }).catch({}))
+    .optional()
+    .catch(undefined),
+  context: contextSchema,
+});
 
-/** Reads an error body, or undefined when it is not HubSpot's JSON. */
+/** Reads an error body, or undefined when it is not HubSpot's JSON; fields of the wrong type are dropped. */
 export function parseErrorBody(text: string): HubSpotErrorBody | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as HubSpotErrorBody) : undefined;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const parsed = errorBodySchema.safeParse(value);
+  return parsed.success ? (parsed.data as HubSpotErrorBody) : undefined;
 }
 
 /** HubSpot's message, short enough for a log line and `destinations list`. */
@@ -54,7 +73,7 @@ export function classifyTrouble(options: {
   readonly text: string;
   readonly retryAfterMs: number | undefined;
   readonly tokenEnv: string | undefined;
-}): HubSpotTrouble {
+}): CrmTrouble {
   const { status, text, retryAfterMs } = options;
   const body = parseErrorBody(text);
   const error = errorMessage(status, body, text);
@@ -68,7 +87,7 @@ export function classifyTrouble(options: {
     return { kind: 'retry', error, retryAfterMs: Math.max(LOCKED_PAUSE_MS, retryAfterMs ?? 0) };
   if (status === 401) {
     const where = options.tokenEnv === undefined ? 'the token' : `the token in ${options.tokenEnv}`;
-    return { kind: 'pause', error: `HubSpot refused ${where} (401): replace it, then resume. ${error}` };
+    return { kind: 'pause', error: `HubSpot refused ${where} (401): replace it. ${error}` };
   }
   if (status === 403) {
     const scopes = (body?.errors ?? []).flatMap((item) => item.context?.requiredGranularScopes ?? []);
@@ -76,7 +95,7 @@ export function classifyTrouble(options: {
       scopes.length > 0 ? `missing scope ${[...new Set(scopes)].join(', ')}` : 'a scope is missing';
     return {
       kind: 'pause',
-      error: `HubSpot refused the private app or service key (403, ${missing}): grant it, then resume. ${error}`,
+      error: `HubSpot refused the private app or service key (403, ${missing}): grant it. ${error}`,
     };
   }
   if (status >= 500 || status === 408)
@@ -90,3 +109,31 @@ export function dailyRemaining(headers: Headers): number | undefined {
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value);
 }
+
+/** Tries of one call at most (the first and two more): the SDK's default is about the same. */
+const RETRIES = 2;
+
+/**
+ * HubSpot's retry policy within a call: a 5xx, a dropped connection or a 423 again after a short wait (the
+ * server's Retry-After or the lock's 2 s; 200 ms × attempt otherwise, as HubSpot's SDK does), and search's
+ * SECONDLY 429 after its 1 s window. TEN_SECONDLY_ROLLING and DAILY are not waited out inside the call: the
+ * lane defers every pending event of the destination for them, so that every replica waits too.
+ */
+export const HUBSPOT_RETRY_POLICY: CrmRetryPolicy = {
+  retries: RETRIES,
+  shouldRetry(error: CrmError) {
+    const { status, trouble } = error;
+    if (trouble.kind === 'wait') return trouble.waitMs <= SECONDLY_PAUSE_MS;
+    if (trouble.kind !== 'retry') return false;
+    // A malformed or oversized answer will not be different at once: the lane's schedule retries it.
+    if (status === null)
+      return !(error.cause instanceof ResponseReadError && error.cause.code === 'RESPONSE_TOO_LARGE');
+    return status >= 500 || status === 423 || status === 408;
+  },
+  delayMs(error: CrmError, attempt: number) {
+    const { trouble } = error;
+    if (trouble.kind === 'wait') return trouble.waitMs;
+    if (trouble.kind === 'retry' && trouble.retryAfterMs !== undefined) return trouble.retryAfterMs;
+    return 200 * attempt;
+  },
+};

@@ -10,34 +10,18 @@
 import type { Kysely } from 'kysely';
 import { exportRows, templateHeader } from '../../export/export-rows.js';
 import type { Database } from '../../storage/database.js';
-import type { PropertyDefinition } from './check-values.js';
+import type { FieldDefinition } from '../crm/check-values.js';
+import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
+import type { CrmTemplates } from '../crm/crm-rows.js';
+import { COMPANY_DOMAIN_COLUMN, type CrmKeys } from '../crm/map-records.js';
+import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import type { SetupReport } from '../crm/setup-report.js';
+import { readDefinitions } from './hubspot-adapter.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
-import type { HubSpotTemplates } from './hubspot-rows.js';
-import { COMPANY_DOMAIN_COLUMN, type HubSpotKeys } from './map-records.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
-
-/** Domains per search call (one IN filter) and results per page: HubSpot's search limits. */
-export const SEARCH_VALUES = 100;
-export const SEARCH_PAGE = 200;
-
-/** What setup did (or, in a dry run, would do). */
-export interface SetupReport {
-  readonly properties: Array<{ object: 'companies' | 'contacts'; name: string; unique: boolean }>;
-  /** A key property that exists without unique values: upserts by it would be refused. */
-  readonly problems: string[];
-  readonly adopted: Array<{ domain: string; id: string }>;
-  readonly ambiguous: Array<{ domain: string; ids: string[] }>;
-  /** Companies that already carry the key. */
-  alreadyKeyed: number;
-  /** Contacts without an e-mail, found by their LinkedIn URL (keyed by `contact_key`). */
-  readonly adoptedContacts: Array<{ linkedinUrl: string; id: string }>;
-  readonly ambiguousContacts: Array<{ linkedinUrl: string; ids: string[] }>;
-  contactsAlreadyKeyed: number;
-  readonly dryRun: boolean;
-}
+import { LINKEDIN_PROPERTY, searchHubSpot } from './hubspot-search.js';
 
 /** The properties the mapping writes that HubSpot does not define: hooksync_* and the keys. */
-function wantedProperties(templates: HubSpotTemplates, keys: HubSpotKeys) {
+function wantedProperties(templates: CrmTemplates, keys: CrmKeys) {
   const custom = (object: 'companies' | 'contacts', key: string) => [
     { object, name: key, unique: true },
     ...templates[object].columns
@@ -54,7 +38,7 @@ function label(name: string): string {
 }
 
 /** The normalized domains of every company the destination would write (revealed, or a person's employer). */
-async function storedDomains(db: Kysely<Database>, templates: HubSpotTemplates): Promise<string[]> {
+async function storedDomains(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
   const domains = new Set<string>();
   for (const [template, column] of [
     [templates.companies, 'domain'],
@@ -69,11 +53,8 @@ async function storedDomains(db: Kysely<Database>, templates: HubSpotTemplates):
   return [...domains].sort();
 }
 
-/** The portal's contact property for a LinkedIn profile URL (the `hubspot-contacts` template writes it). */
-const LINKEDIN_PROPERTY = 'hs_linkedin_url';
-
 /** The normalized LinkedIn URLs of the contacts the destination would key by them (those without an e-mail). */
-async function storedLinkedinUrls(db: Kysely<Database>, templates: HubSpotTemplates): Promise<string[]> {
+async function storedLinkedinUrls(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
   const header = templateHeader(templates.contacts);
   const [emailAt, linkedinAt] = [header.indexOf('email'), header.indexOf(LINKEDIN_PROPERTY)];
   const urls = new Set<string>();
@@ -85,27 +66,12 @@ async function storedLinkedinUrls(db: Kysely<Database>, templates: HubSpotTempla
   return [...urls].sort();
 }
 
-/** How a portal commonly spells a profile URL that normalizes to `url` (https://www.linkedin.com/in/slug). */
-function linkedinSpellings(url: string): string[] {
-  const bare = url.replace(/^https:\/\/www\./, '');
-  return [
-    url,
-    `${url}/`,
-    `https://${bare}`,
-    `http://www.${bare}`,
-    `www.${bare}`,
-    `www.${bare}/`,
-    bare,
-    `${bare}/`,
-  ];
-}
-
 /** Runs setup against the portal. */
 export async function setupPortal(options: {
   readonly client: HubSpotClient;
   readonly db: Kysely<Database>;
-  readonly templates: HubSpotTemplates;
-  readonly keys: HubSpotKeys;
+  readonly templates: CrmTemplates;
+  readonly keys: CrmKeys;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
 }): Promise<SetupReport> {
@@ -121,11 +87,10 @@ export async function setupPortal(options: {
     contactsAlreadyKeyed: 0,
     dryRun,
   };
-  const defined = new Map<string, Map<string, PropertyDefinition>>();
+  const defined = new Map<string, Map<string, FieldDefinition>>();
   for (const object of ['companies', 'contacts'] as const) {
     const answer = await client.request('GET', `/crm/v3/properties/${object}`, undefined, signal);
-    const results = (answer.body as { results?: PropertyDefinition[] } | null)?.results ?? [];
-    defined.set(object, new Map(results.map((definition) => [definition.name, definition])));
+    defined.set(object, readDefinitions(answer, `GET /crm/v3/properties/${object}`));
   }
   for (const wanted of wantedProperties(options.templates, keys)) {
     const existing = defined.get(wanted.object)!.get(wanted.name);
@@ -157,54 +122,46 @@ export async function setupPortal(options: {
     client,
     {
       object: 'companies',
-      searchProperty: 'domain',
+      field: 'domain',
       keyProperty: keys.companyKey,
       keys: await storedDomains(options.db, options.templates),
-      // The portal's own spellings (www.) are what the search must also find.
-      spellings: (domain) => [domain, `www.${domain}`],
-      normalize: normalizeDomain,
     },
     dryRun,
     signal,
   );
-  report.adopted.push(...companies.adopted.map(({ key, id }) => ({ domain: key, id })));
-  report.ambiguous.push(...companies.ambiguous.map(({ key, ids }) => ({ domain: key, ids })));
+  for (const { key, id } of companies.adopted) report.adopted.push({ domain: key, id });
+  for (const { key, ids } of companies.ambiguous) report.ambiguous.push({ domain: key, ids });
   report.alreadyKeyed = companies.alreadyKeyed;
   const contacts = await adopt(
     client,
     {
       object: 'contacts',
-      searchProperty: LINKEDIN_PROPERTY,
+      field: 'linkedinUrl',
       keyProperty: keys.contactKey,
       keys: await storedLinkedinUrls(options.db, options.templates),
-      spellings: linkedinSpellings,
-      normalize: normalizeLinkedinUrl,
     },
     dryRun,
     signal,
   );
-  report.adoptedContacts.push(...contacts.adopted.map(({ key, id }) => ({ linkedinUrl: key, id })));
-  report.ambiguousContacts.push(...contacts.ambiguous.map(({ key, ids }) => ({ linkedinUrl: key, ids })));
+  for (const { key, id } of contacts.adopted) report.adoptedContacts.push({ linkedinUrl: key, id });
+  for (const { key, ids } of contacts.ambiguous) report.ambiguousContacts.push({ linkedinUrl: key, ids });
   report.contactsAlreadyKeyed = contacts.alreadyKeyed;
   return report;
 }
 
-/** One kind of record setup adopts: the stored keys, how the portal may spell them, and where. */
+/** One kind of record setup adopts: the stored keys, the field they are searched by, and the key property. */
 interface Adoption {
-  readonly object: 'companies' | 'contacts';
-  /** The portal's property that holds the value a key is made from (domain, hs_linkedin_url). */
-  readonly searchProperty: string;
+  readonly object: CrmObject;
+  readonly field: SearchField;
   /** The destination's unique key property, stamped on an adopted record. */
   readonly keyProperty: string;
   /** Normalized keys of what the destination would write, sorted. */
   readonly keys: readonly string[];
-  readonly spellings: (key: string) => string[];
-  readonly normalize: (value: string | undefined) => string | undefined;
 }
 
 /**
- * Finds the records the portal holds for `keys` (search by the spellings, 100 values per call), and stamps the
- * key on each record matched alone and not keyed yet (unless `dryRun`); two or more matches are ambiguous.
+ * Finds the records the portal holds for `keys` (hubspot-search.ts), and stamps the key on each record
+ * matched alone and not keyed yet (unless `dryRun`); two or more matches are ambiguous.
  */
 async function adopt(
   client: HubSpotClient,
@@ -221,42 +178,19 @@ async function adopt(
     ambiguous: [] as Array<{ key: string; ids: string[] }>,
     alreadyKeyed: 0,
   };
-  const perCall = Math.max(1, Math.floor(SEARCH_VALUES / adoption.spellings('x').length));
-  for (let at = 0; at < adoption.keys.length; at += perCall) {
-    const wanted = new Set(adoption.keys.slice(at, at + perCall));
-    const values = [...wanted].flatMap(adoption.spellings);
-    const found = new Map<string, Array<{ id: string; keyed: boolean }>>();
-    let after: string | undefined;
-    do {
-      const answer = await client.request(
-        'POST',
-        `/crm/v3/objects/${adoption.object}/search`,
-        {
-          filterGroups: [{ filters: [{ propertyName: adoption.searchProperty, operator: 'IN', values }] }],
-          properties: [adoption.searchProperty, adoption.keyProperty],
-          limit: SEARCH_PAGE,
-          ...(after !== undefined ? { after } : {}),
-        },
-        signal,
-      );
-      const body = answer.body as {
-        results?: Array<{ id: string; properties?: Record<string, string | null> }>;
-        paging?: { next?: { after?: string } };
-      } | null;
-      for (const record of body?.results ?? []) {
-        const key = adoption.normalize(record.properties?.[adoption.searchProperty] ?? undefined);
-        if (key === undefined || !wanted.has(key)) continue;
-        const keyed = (record.properties?.[adoption.keyProperty] ?? '') !== '';
-        found.set(key, [...(found.get(key) ?? []), { id: record.id, keyed }]);
-      }
-      after = body?.paging?.next?.after;
-    } while (after !== undefined);
-    for (const [key, records] of found) {
-      if (records.some((record) => record.keyed)) result.alreadyKeyed += 1;
-      else if (records.length > 1)
-        result.ambiguous.push({ key, ids: records.map((record) => record.id).sort() });
-      else result.adopted.push({ key, id: records[0]!.id });
-    }
+  const found = await searchHubSpot(
+    client,
+    adoption.object,
+    adoption.field,
+    adoption.keys,
+    adoption.keyProperty,
+    signal,
+  );
+  for (const [key, records] of found) {
+    if (records.some((record) => record.key !== undefined)) result.alreadyKeyed += 1;
+    else if (records.length > 1)
+      result.ambiguous.push({ key, ids: records.map((record) => record.id).sort() });
+    else result.adopted.push({ key, id: records[0]!.id });
   }
   if (!dryRun) {
     const stamps = result.adopted.map(({ key, id }) => ({ id, properties: { [adoption.keyProperty]: key } }));

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { type Logger, pino } from 'pino';
+import { assertAdminTokenLength } from '../../config/min-admin-token-length.js';
 import type { Database } from '../../storage/database.js';
 import {
   type AuthThrottle,
@@ -16,7 +17,6 @@ import {
   createAuthThrottle,
 } from '../admin-access/create-auth-throttle.js';
 import { hasBearer, isAuthorizedBearer, isSameSecret } from '../admin-access/is-same-secret.js';
-import { assertAdminTokenLength } from '../admin-access/min-admin-token-length.js';
 import { loadStatusSnapshot } from './load-status-snapshot.js';
 import { renderLoginPage } from './render-login-page.js';
 import { contentSecurityPolicy } from './render-page-layout.js';

@@ -9,7 +9,8 @@ import { type DestinationState, listDestinationStates } from '../../destinations
 import { listExportCursors } from '../../export/export-cursor.js';
 import { type DeliveryStats, loadDeliveryStats } from '../../receiver/load-delivery-stats.js';
 import { listReconcileRuns, type ReconcileRunRecord } from '../../reconcile/reconcile-history.js';
-import type { Database, ExpectedJobState } from '../../storage/database.js';
+import type { Database } from '../../storage/database.js';
+import type { ExpectedJobState } from '../../storage/ledger/ledger-tables.js';
 import type { ExpectedJobRow } from '../../storage/ledger/list-expected-jobs.js';
 import { countExpectedJobs, listExpectedJobs } from '../../storage/ledger/list-expected-jobs.js';
 import {

@@ -62,17 +62,20 @@ export function toJobChangePerson(person: SyntheticPerson): JobChangePerson {
 
 /**
  * Experience fields both outputs share; end_* only for past roles (interface: "present for past roles").
- * No nulls: the interface allows null optional values in Search Contact experiences only, so a company
- * without a LinkedIn page leaves those fields out.
+ * Every field the interface lists, none null (it allows null optional values in Search Contact experiences
+ * only): every synthetic company has a LinkedIn page.
  */
 function toJobChangeExperience(role: SyntheticRole): JobChangeExperience {
   const company = role.employer.company;
+  if (company.linkedin_id === null || company.linkedin_url === null) {
+    throw new TypeError(`synthetic company ${company.domain} has no LinkedIn page`);
+  }
   const started = {
     title: role.title,
     location: role.location,
     company_name: company.name,
-    ...(company.linkedin_id === null ? {} : { company_linkedin_id: company.linkedin_id }),
-    ...(company.linkedin_url === null ? {} : { company_linkedin_url: company.linkedin_url }),
+    company_linkedin_id: company.linkedin_id,
+    company_linkedin_url: company.linkedin_url,
     company_domain: company.domain,
     start_year: yearOf(role.startMonth),
     start_month: monthOf(role.startMonth),

@@ -29,8 +29,8 @@ export interface SyntheticCompany {
   readonly company: Company;
   readonly country: SyntheticCountry;
   readonly city: SyntheticCity;
-  /** Lower-cased LinkedIn handle, or null when the company has no LinkedIn page. */
-  readonly linkedinHandle: string | null;
+  /** Lower-cased LinkedIn handle (every synthetic company has a LinkedIn page). */
+  readonly linkedinHandle: string;
 }
 
 /** What makes a company: its key, and the facts a request already fixed (a domain, a name...). */
@@ -75,14 +75,16 @@ export function synthesizeCompany(spec: CompanySpec): SyntheticCompany {
   const name = spec.name ?? nameCompany(random, industry, legalForm, spec.domain);
   const domain = spec.domain ?? `${domainLabel(random, name)}.${country.tld}`;
   const nameSlug = toAsciiSlug(name);
-  const hasLinkedin = spec.linkedinHandle !== undefined || random.chance(0.92);
-  const linkedinHandle = hasLinkedin ? (spec.linkedinHandle ?? nameSlug) || `company-${random.hex(6)}` : null;
-  const linkedinId =
-    linkedinHandle === null
-      ? null
-      : /^\d+$/.test(linkedinHandle)
-        ? linkedinHandle
-        : String(random.int(10_000, 99_999_999));
+  // Every company has a LinkedIn page: a Job Change experience must carry company_linkedin_id and
+  // company_linkedin_url (interface, Job Change output), and may name any company. The draw is kept, and
+  // the 8% it once left without a page take theirs from a stream of their own, so that every other field
+  // of every company stays what it was.
+  const drawnPage = spec.linkedinHandle !== undefined || random.chance(0.92);
+  const pageRandom = drawnPage ? random : createSeededRandom(...spec.key, 'linkedin-page');
+  const linkedinHandle = (spec.linkedinHandle ?? nameSlug) || `company-${pageRandom.hex(6)}`;
+  const linkedinId = /^\d+$/.test(linkedinHandle)
+    ? linkedinHandle
+    : String(pageRandom.int(10_000, 99_999_999));
   const rank = sizeRank(size);
   const founded = random.chance(0.05) ? null : foundedYear(random, spec.referenceMonth, rank);
   const funding = fundCompany(random, spec.fundable !== false, founded, rank, spec.referenceMonth);
@@ -103,8 +105,8 @@ export function synthesizeCompany(spec: CompanySpec): SyntheticCompany {
       .filter((part) => part !== null)
       .join(', '),
     country: country.name,
-    linkedin_url: linkedinHandle === null ? null : companyLinkedinUrl(linkedinHandle),
-    linkedin_followers: linkedinHandle === null ? null : random.int(10, 1000) * (rank + 1) ** 3,
+    linkedin_url: companyLinkedinUrl(linkedinHandle),
+    linkedin_followers: pageRandom.int(10, 1000) * (rank + 1) ** 3,
     crunchbase_url:
       funding.funding_rounds.length > 0 || random.chance(0.3)
         ? `https://www.crunchbase.com/organization/${encodeURIComponent(nameSlug || domain)}`

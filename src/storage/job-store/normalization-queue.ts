@@ -9,10 +9,11 @@ import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
 import { parseJsonText } from '../../contract/json.js';
 import { chunkForParameters } from '../chunk-for-parameters.js';
-import type { Database, NormalizationQueueTable } from '../database.js';
+import type { Database } from '../database.js';
 import { decodeEnvelope } from '../envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
 import type { HooksyncDatabase } from '../open-database.js';
+import type { NormalizationQueueTable } from './job-store-tables.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
 

@@ -11,10 +11,10 @@ import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
 import { parseJsonText } from '../../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
 import { computeBodyHash } from '../../contract/webhook-signature.js';
-import type { JobSource } from '../database.js';
 import { encodeEnvelope } from '../envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
 import { asRecord, member, textOrNull } from '../normalize-values.js';
+import type { JobSource } from './job-store-tables.js';
 
 /** What {@link JobStore.store} takes. */
 export interface StoreInput {

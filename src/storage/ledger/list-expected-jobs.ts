@@ -2,7 +2,8 @@
  * Reading the ledger: entries by state (for GET /admin/expected-jobs) and the count in each state.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, ExpectedJobState, ExpectedJobsTable } from '../database.js';
+import type { Database } from '../database.js';
+import type { ExpectedJobState, ExpectedJobsTable } from './ledger-tables.js';
 
 /** Every ledger state. */
 export const EXPECTED_JOB_STATES: readonly ExpectedJobState[] = Object.freeze([

@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
-import type { Database, ExpectedJobOrigin } from '../database.js';
+import type { Database } from '../database.js';
+import type { ExpectedJobOrigin } from './ledger-tables.js';
 
 /** One job we expect. */
 export interface ExpectedJob {

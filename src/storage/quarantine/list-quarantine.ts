@@ -3,9 +3,10 @@
  * callback with its body decoded to the exact bytes received.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, QuarantineTable } from '../database.js';
+import type { Database } from '../database.js';
 import { assertLimit, guarded } from '../query-guards.js';
 import { decodeQuarantineBody } from './quarantine-body.js';
+import type { QuarantineTable } from './quarantine-tables.js';
 
 /** A quarantined callback as read back, with `body` its exact bytes as received (a Buffer on both dialects). */
 export type QuarantineRow = Omit<Selectable<QuarantineTable>, 'body_z'> & { readonly body: Buffer };

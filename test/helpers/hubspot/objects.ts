@@ -149,10 +149,13 @@ export function batchUpsert(ctx: HandlerContext, type: CrmObjectType, body: unkn
     const record = write.target ?? ctx.store.create(type, write.values, nowMs);
     if (!isNew) ctx.store.write(record, write.values, nowMs);
     const traceId = parsed.inputs[write.index]?.objectWriteTraceId;
+    // The reference promises neither field in a result: an e-mail-keyed batch (no partial results, §1.2)
+    // is answered without trace ids, and without the key among the properties.
+    const echoed = Object.keys(write.values).filter((name) => name !== 'email' || partial);
     results.push({
-      ...recordBody(ctx.store, record, Object.keys(write.values)),
+      ...recordBody(ctx.store, record, echoed),
       new: isNew,
-      ...(typeof traceId === 'string' ? { objectWriteTraceId: traceId } : {}),
+      ...(typeof traceId === 'string' && partial ? { objectWriteTraceId: traceId } : {}),
     });
   }
   const errors = [...checked.failures].map(([index, error]) => tracedError(traceIds![index]!, error));

@@ -84,7 +84,7 @@ describe('hooksync destinations for a HubSpot destination', () => {
     expect(json.calls).toBeGreaterThan(0);
 
     expect((await runCliCaptured(['destinations', 'test', 'crm'], { env })).stdout).toContain(
-      'crm: ping delivered',
+      'crm: checked: the token reads contacts and companies',
     );
     const deliver = await runCliCaptured(['destinations', 'deliver'], { env });
     expect(deliver.stdout).toContain('crm: 2 delivered');

@@ -5,8 +5,8 @@
  * failure, an e-mail batch split, the dry run.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
-import { dryRunReplay } from '../../../src/destinations/hubspot/dry-run-replay.js';
 import type { HubSpotDestination } from '../../../src/destinations/hubspot/hubspot-destination.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
@@ -450,7 +450,11 @@ export function defineHubSpotSuite(provision: Provision): void {
       hs
         .calls()
         .slice(callsBefore)
-        .every((call) => call.path.endsWith('/batch/read') || call.method === 'GET'),
+        // Reads only: batch reads, property definitions, and the search that looks for records to adopt.
+        .every(
+          (call) =>
+            call.path.endsWith('/batch/read') || call.path.endsWith('/search') || call.method === 'GET',
+        ),
     ).toBe(true);
     const acme = report.records.find((r) => r.key === 'acme-robotics.com')!;
     expect(acme.action).toBe('update');

@@ -1,6 +1,8 @@
 /**
- * kill -9 in the middle of a launch, then the same command again: the re-run finishes the file and pays
- * again only for the few requests that were in flight (the built executable, a real process).
+ * kill -9 in the middle of a launch, then the same command again: the re-run finishes the file, and the
+ * few requests that were in flight (the service may have their jobs; only their lost answers held the
+ * job_ids) are marked uncertain and reported, not paid for again, until --resend-unknown asks for them
+ * (the built executable, a real process).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../src/contract/json.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { withMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
 
@@ -29,7 +32,7 @@ describe('hooksync launch after kill -9', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('re-run launches every row once, relaunching at most the rows that were in flight', async () => {
+  it('re-run launches every other row once and reports the rows that were in flight instead of paying again', async () => {
     const lines = ['contact_linkedin,Id'];
     for (let i = 0; i < ROWS; i += 1) lines.push(`https://www.linkedin.com/in/person-${i},R${i}`);
     const file = join(dir, 'contacts.csv');
@@ -52,15 +55,53 @@ describe('hooksync launch after kill -9', () => {
     const before = sim.jobs().length;
     expect(before).toBeGreaterThanOrEqual(8);
     expect(before).toBeLessThan(ROWS);
+    const inFlight = await withMigratedDatabase(env.HOOKSYNC_DATABASE_URL, async ({ db }) =>
+      db.selectFrom('launch_rows').select(['line', 'state']).where('state', '=', 'sending').execute(),
+    );
+    expect(inFlight.length).toBeGreaterThanOrEqual(1);
+    expect(inFlight.length).toBeLessThanOrEqual(CONCURRENCY);
 
+    type Report = {
+      launched: number;
+      skipped: number;
+      relaunched: number;
+      unresolved: number;
+      errors: { line: number; message: string }[];
+    };
     const rerun = await runCliCaptured([...argv, '--json'], { env });
-    expect(rerun.code, rerun.stderr).toBe(0);
-    const report = JSON.parse(rerun.stdout) as { launched: number; skipped: number; relaunched: number };
+    const report = JSON.parse(rerun.stdout) as Report;
+    // The rows in flight are reported (exit 1), not sent: nothing is paid twice.
+    expect(rerun.code).toBe(1);
+    expect(report.relaunched).toBe(0);
+    expect(report.unresolved).toBe(inFlight.length);
+    expect(report.launched + report.skipped + report.unresolved).toBe(ROWS);
+    expect(sim.jobs().length).toBe(before + report.launched);
+    expect(report.errors.map((e) => e.line).sort()).toEqual(inFlight.map((r) => r.line).sort());
+    expect(report.errors[0]?.message).toContain('the service may have the job (its job_id is unknown)');
+    const marked = await withMigratedDatabase(env.HOOKSYNC_DATABASE_URL, async ({ db }) =>
+      db.selectFrom('launch_rows').select(['state', 'error']).where('state', '=', 'uncertain').execute(),
+    );
+    expect(marked).toHaveLength(inFlight.length);
+    // Reported again by the next run, still without sending.
+    const again = JSON.parse((await runCliCaptured([...argv, '--json'], { env })).stdout) as Report;
+    expect(again).toMatchObject({
+      launched: 0,
+      unresolved: inFlight.length,
+      skipped: ROWS - inFlight.length,
+    });
+    expect(sim.jobs().length).toBe(before + report.launched);
+
+    // On purpose: --resend-unknown sends them; every row is then launched, at most the in-flight ones twice.
+    const resend = await runCliCaptured([...argv, '--json', '--resend-unknown'], { env });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(JSON.parse(resend.stdout)).toMatchObject({
+      launched: inFlight.length,
+      relaunched: inFlight.length,
+      unresolved: 0,
+    });
     const extra = sim.jobs().length - ROWS;
     expect(extra).toBeGreaterThanOrEqual(0);
-    expect(report.relaunched).toBeGreaterThanOrEqual(extra);
-    expect(report.relaunched).toBeLessThanOrEqual(CONCURRENCY);
-    expect(report.launched + report.skipped).toBe(ROWS);
+    expect(extra).toBeLessThanOrEqual(inFlight.length);
     const ids = new Set(
       sim.jobs().map((j) => {
         const job = parseJsonText(sim.jobText(j.job_id) ?? '{}') as {
@@ -72,6 +113,11 @@ describe('hooksync launch after kill -9', () => {
     expect(ids.size).toBe(ROWS);
 
     const third = await runCliCaptured([...argv, '--json'], { env });
-    expect(JSON.parse(third.stdout)).toMatchObject({ launched: 0, skipped: ROWS, relaunched: 0 });
+    expect(JSON.parse(third.stdout)).toMatchObject({
+      launched: 0,
+      skipped: ROWS,
+      relaunched: 0,
+      unresolved: 0,
+    });
   }, 90_000);
 });

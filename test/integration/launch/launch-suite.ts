@@ -373,13 +373,20 @@ export function defineLaunchSuite(dialect: Dialect): void {
       const lines = ['ip'];
       for (let i = 1; i <= 40; i += 1) lines.push(`203.0.113.${i}`);
       const file = await write('many.csv', lines.join('\n'));
-      const budget = await launch(['reveal', '--from', file, '--max-usd', '0.1', '--concurrency', '1']);
+      const budget = await launch(['reveal', '--from', file, '--max-usd', '0.1']);
       expect(budget.code).toBe(1);
       expect(budget.report.stopped).toBe('max_usd');
-      expect(budget.report.usd).toBeGreaterThanOrEqual(0.1);
-      expect(budget.report.usd).toBeLessThan(0.1 + 0.031);
+      // Each reveal reserves the highest price seen ($0.03) before it is sent: the limit is never passed.
+      expect(budget.report.usd).toBeLessThanOrEqual(0.1);
+      expect(budget.report.usd).toBeGreaterThan(0.1 - 0.031);
       expect(budget.stderr).toContain('budget reached');
       expect(sim.jobs().length).toBe(budget.report.launched);
+      expect(1000 - sim.balanceUsd()).toBeLessThanOrEqual(0.1);
+      // A later run learns the price from the rows before: it too stops within its own limit.
+      const again = await launch(['reveal', '--from', file, '--max-usd', '0.05']);
+      expect(again.report.stopped).toBe('max_usd');
+      expect(again.report.usd).toBeLessThanOrEqual(0.05);
+      expect(1000 - sim.balanceUsd()).toBeLessThanOrEqual(0.15);
     });
 
     it('absorbs the callbacks of launched jobs as duplicates', async () => {
@@ -423,6 +430,64 @@ export function defineLaunchSuite(dialect: Dialect): void {
           .execute();
         expect(outcomes.reduce((sum, row) => sum + Number(row.count), 0)).toBe(2);
       });
+    });
+  });
+
+  describe(`RUNNING answers against --max-usd on ${dialect}`, () => {
+    let slow: Simulator;
+    let db: { url: string; drop: () => Promise<void> };
+    let slowEnv: Record<string, string>;
+    beforeAll(async () => {
+      // Job Change answers RUNNING and would finish a minute later: no answer of the run carries a price.
+      slow = await createSimulator({ seed: 17, asyncMs: 60_000 });
+      db = await createDatabaseUrl(dialect);
+      slowEnv = {
+        HOOKSYNC_API_BASE_URL: slow.url,
+        HOOKSYNC_API_KEY: slow.apiKey,
+        HOOKSYNC_DATABASE_URL: db.url,
+      };
+    });
+    afterAll(async () => {
+      await slow?.close();
+      await db?.drop();
+    });
+    const checks = (name: string) => {
+      const lines = ['contact_linkedin'];
+      for (let i = 1; i <= 30; i += 1) lines.push(`https://www.linkedin.com/in/${name}-${i}`);
+      return write(`${name}.csv`, lines.join('\n'));
+    };
+    const run = async (argv: string[]) => {
+      const r = await runCliCaptured(['launch', ...argv, '--json', '--rate', '50/1'], { env: slowEnv });
+      return { ...r, report: JSON.parse(r.stdout) as Report & { reserved_usd: number } };
+    };
+
+    it('never priced: the first check reserves the whole limit and goes alone; nothing else is sent', async () => {
+      const charged = 1000 - slow.balanceUsd();
+      const r = await run(['job-change', '--from', await checks('unpriced'), '--max-usd', '0.05']);
+      expect(r.code).toBe(1);
+      expect(r.report).toMatchObject({ launched: 1, stopped: 'max_usd', usd: 0, reserved_usd: 0.05 });
+      expect(r.stderr).toContain('reserved for 1 job still RUNNING');
+      expect(slow.jobs().filter((j) => j.status === 'RUNNING').length).toBeGreaterThanOrEqual(1);
+      expect(1000 - slow.balanceUsd() - charged).toBeLessThanOrEqual(0.05);
+    });
+
+    it('with --estimate-usd, RUNNING checks hold their reservation: 30 checks against $0.05 launch 2', async () => {
+      const before = slow.jobs().length;
+      const charged = 1000 - slow.balanceUsd();
+      const r = await run([
+        'job-change',
+        '--from',
+        await checks('estimated'),
+        '--max-usd',
+        '0.05',
+        '--estimate-usd',
+        '0.02',
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.report).toMatchObject({ launched: 2, stopped: 'max_usd', reserved_usd: 0.04 });
+      expect(slow.jobs().length - before).toBe(2);
+      // What the simulator charges (it prices a check at $0.02) stays within the limit.
+      expect(1000 - slow.balanceUsd() - charged).toBeLessThanOrEqual(0.05);
     });
   });
 

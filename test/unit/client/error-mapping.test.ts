@@ -5,7 +5,6 @@ import { createClient } from '../../../src/client/create-client.js';
 import { ServiceError } from '../../../src/errors.js';
 import { type HttpStubServer, jsonReply, startHttpStubServer } from '../../helpers/http-stub-server.js';
 import { errorObject, JOB_ID } from './envelopes.js';
-import { fakeTime } from './fake-time.js';
 
 const API_KEY = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
 
@@ -27,12 +26,9 @@ function logSink() {
 }
 
 function client(extra: Partial<Parameters<typeof createClient>[0]> = {}) {
-  const time = fakeTime();
   return createClient({
     baseUrl: server.url,
     apiKey: API_KEY,
-    now: time.now,
-    sleep: time.sleep,
     retries: 0,
     ...extra,
   });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../src/client/create-client.js';
 import { ServiceError } from '../../../src/errors.js';
 import { type HttpStubServer, jsonReply, startHttpStubServer } from '../../helpers/http-stub-server.js';
 import { errorObject, JOB_ID, jobChangeEnvelope } from './envelopes.js';
-import { fakeTime } from './fake-time.js';
+import { drive, retryWatch, useFakeClock } from './fake-clock.js';
 
 let server: HttpStubServer;
 beforeAll(async () => {
@@ -23,6 +23,10 @@ function maxInWindow(times: readonly number[], windowMs: number): number {
 }
 
 describe('client pacing', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('a burst of 120 calls at 10 per second never exceeds the budget as the server sees it', async () => {
     server.requests.length = 0;
     server.setHandler(() => jsonReply(200, jobChangeEnvelope()));
@@ -56,19 +60,14 @@ describe('client pacing', () => {
         { 'retry-after': '3' },
       ),
     );
-    const time = fakeTime();
-    const client = createClient({
-      baseUrl: server.url,
-      apiKey: 'k',
-      now: time.now,
-      sleep: time.sleep,
-      retries: 0,
-    });
+    useFakeClock();
+    const watch = retryWatch();
+    const client = createClient({ baseUrl: server.url, apiKey: 'k', logger: watch.logger, retries: 0 });
     await expect(client.jobChange.find(JOB_ID)).rejects.toBeInstanceOf(ServiceError);
-    expect(client.pacing.blockedUntilMs).toBe(time.now() + 3000);
+    expect(client.pacing.blockedUntilMs).toBe(Date.now() + 3000);
     server.setHandler(() => jsonReply(200, jobChangeEnvelope()));
-    await client.searchContact.find(JOB_ID).catch(() => undefined);
-    expect(time.requested).toEqual([3000]);
+    await drive(client.searchContact.find(JOB_ID), watch.delays).catch(() => undefined);
+    expect(watch.delays).toEqual([3000]);
     expect(client.pacing).toMatchObject({
       requestsSent: 2,
       rateLimitedResponses: 1,
@@ -83,8 +82,7 @@ describe('client pacing', () => {
         ? jsonReply(500, errorObject('INTERNAL_UNCLASSIFIED_ERROR', 'INTERNAL', 'x'))
         : jsonReply(200, jobChangeEnvelope()),
     );
-    const time = fakeTime();
-    const options = { baseUrl: server.url, apiKey: 'k', now: time.now, sleep: time.sleep, retries: 0 };
+    const options = { baseUrl: server.url, apiKey: 'k', retries: 0 };
     const scoped = createClient({ ...options, pacingScope: 'rate-limited' });
     await scoped.companyReveal({ ip: '8.8.8.8', custom_fields: {} }).catch(() => undefined);
     await scoped.jobChange.find(JOB_ID);
@@ -99,12 +97,15 @@ describe('client pacing', () => {
 
   it('Company Reveal is not paced at 50 per 60 s: 120 reveals go as fast as the service answers', async () => {
     server.setHandler(() => jsonReply(200, jobChangeEnvelope()));
-    const time = fakeTime();
-    const client = createClient({ baseUrl: server.url, apiKey: 'k', now: time.now, sleep: time.sleep });
+    useFakeClock();
+    const watch = retryWatch();
+    const client = createClient({ baseUrl: server.url, apiKey: 'k', logger: watch.logger });
     await Promise.all(
-      Array.from({ length: 120 }, () => client.companyReveal({ ip: '8.8.8.8' }).catch(() => undefined)),
+      Array.from({ length: 120 }, () =>
+        drive(client.companyReveal({ ip: '8.8.8.8' }), watch.delays).catch(() => undefined),
+      ),
     );
-    expect(time.requested).toEqual([]);
+    expect(watch.delays).toEqual([]);
     expect(client.pacing.requestsSent).toBe(0);
   });
 });

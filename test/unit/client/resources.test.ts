@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ClientOptions, createClient } from '../../../src/client/create-client.js';
 import { ServiceError, ValidationError } from '../../../src/errors.js';
 import { type HttpStubServer, jsonReply, startHttpStubServer } from '../../helpers/http-stub-server.js';
 import { CONTEXT_ID, errorObject, JOB_ID, jobChangeEnvelope, ODD_ENVELOPE_TEXT, USAGE } from './envelopes.js';
-import { fakeTime } from './fake-time.js';
+import { drive, retryWatch, useFakeClock } from './fake-clock.js';
 
 const API_KEY = 'c0ffee00-1111-4222-8333-444455556666';
 const MASTER_ID = 'aaaaaaaa-1111-4222-8333-444455556666';
@@ -19,8 +19,7 @@ beforeEach(() => {
 });
 
 function client(extra: Partial<ClientOptions> = {}) {
-  const time = fakeTime();
-  return createClient({ baseUrl: server.url, apiKey: API_KEY, now: time.now, sleep: time.sleep, ...extra });
+  return createClient({ baseUrl: server.url, apiKey: API_KEY, ...extra });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -273,8 +272,16 @@ describe('client rate-limit learning', () => {
           )
         : jsonReply(200, jobChangeEnvelope()),
     );
-    const c = client();
-    await c.jobChange.find(JOB_ID);
+    useFakeClock();
+    const watch = retryWatch();
+    const c = client({ logger: watch.logger });
+    try {
+      // The 429's Retry-After (1 s) passes on the fake clock.
+      await drive(c.jobChange.find(JOB_ID), watch.delays);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(watch.delays).toEqual([1000]);
     expect(c.pacing.limits).toEqual([{ perInterval: 30, intervalSeconds: 60 }]);
     expect(c.pacing.rateLimitedResponses).toBe(1);
     c.setRateLimit({ perInterval: 5, intervalSeconds: 1 });

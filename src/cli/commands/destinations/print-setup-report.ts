@@ -1,0 +1,33 @@
+/** The printing of `destinations setup <name>`: what was (or would be) created and adopted. */
+import type { SetupReport } from '../../../destinations/crm/setup-report.js';
+import { type CliContext, writeLine } from '../../context.js';
+
+/** Prints a setup report, one line per field and record, then the totals. */
+export function printSetupReport(ctx: CliContext, name: string, report: SetupReport): void {
+  const verb = report.dryRun ? 'would create' : 'created';
+  const adopt = report.dryRun ? 'would adopt' : 'adopted';
+  for (const property of report.properties)
+    writeLine(
+      ctx.stdout,
+      `${verb} ${property.object} property ${property.name}${property.unique ? ' (unique)' : ''}`,
+    );
+  for (const adopted of report.adopted)
+    writeLine(ctx.stdout, `${adopt} company ${adopted.id} (${adopted.domain})`);
+  for (const ambiguous of report.ambiguous)
+    writeLine(
+      ctx.stdout,
+      `ambiguous: ${ambiguous.domain} matches companies ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
+    );
+  for (const adopted of report.adoptedContacts)
+    writeLine(ctx.stdout, `${adopt} contact ${adopted.id} (${adopted.linkedinUrl})`);
+  for (const ambiguous of report.ambiguousContacts)
+    writeLine(
+      ctx.stdout,
+      `ambiguous: ${ambiguous.linkedinUrl} matches contacts ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
+    );
+  for (const problem of report.problems) writeLine(ctx.stdout, `problem: ${problem}`);
+  writeLine(
+    ctx.stdout,
+    `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed`,
+  );
+}

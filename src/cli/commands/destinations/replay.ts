@@ -1,0 +1,95 @@
+/**
+ * `hooksync destinations replay <name>`: queues events again (failed ones, or those selected); with
+ * `--dry-run`, on a destination that can plan (a CRM), reads only and prints what each record would become.
+ */
+import type { Command } from 'commander';
+import { isJobId } from '../../../contract/job-id.js';
+import type { ReplaySelection } from '../../../destinations/destination-admin.js';
+import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../../context.js';
+import { addJsonOption } from '../../options.js';
+import { printDryRun } from './print-dry-run.js';
+import { CRM_COMMAND_TIMEOUT_MS } from './setup.js';
+import {
+  addCommonOptions,
+  assertKnown,
+  type CommonFlags,
+  createForCommand,
+  needConfigured,
+  withDestinations,
+} from './with-destinations.js';
+
+interface ReplayFlags extends CommonFlags {
+  failed?: boolean;
+  since?: string;
+  job?: string[];
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+function selectionOf(flags: ReplayFlags): ReplaySelection {
+  if (flags.failed !== true && flags.since === undefined && flags.job === undefined) {
+    throw new CliError('say what to replay: --failed, --since <iso> or --job <job_id...>', EXIT_USAGE);
+  }
+  let since: string | undefined;
+  if (flags.since !== undefined) {
+    const ms = Date.parse(flags.since);
+    if (Number.isNaN(ms))
+      throw new CliError(`--since must be an ISO 8601 date-time (got "${flags.since}")`, EXIT_USAGE);
+    since = new Date(ms).toISOString();
+  }
+  for (const jobId of flags.job ?? []) {
+    if (!isJobId(jobId)) throw new CliError(`--job must be a job_id (a UUID), got "${jobId}"`, EXIT_USAGE);
+  }
+  return {
+    ...(flags.failed === true ? { failed: true } : {}),
+    ...(since !== undefined ? { since } : {}),
+    ...(flags.job !== undefined ? { jobIds: flags.job } : {}),
+  };
+}
+
+/** Registers `replay` under `destinations`. */
+export function registerReplayCommand(destinations: Command, ctx: CliContext): void {
+  const replay = destinations
+    .command('replay')
+    .description(
+      'queue events of a destination again (they count as pending): failed ones, or those selected',
+    )
+    .argument('<name>', 'the destination')
+    .option('--failed', 'every failed event (with --since or --job: those of them)')
+    .option('--since <iso>', 'events written at or after this instant (failed and delivered ones)')
+    .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)')
+    .option(
+      '--dry-run',
+      'a HubSpot destination: read only, print what each record would become (pending events included)',
+    );
+  addJsonOption(replay);
+  addCommonOptions(replay);
+  replay.action(async (name: string, flags: ReplayFlags) => {
+    const selection = selectionOf(flags);
+    if (flags.dryRun === true) {
+      const { canDryRun } = await import('../../../destinations/crm/crm-destination.js');
+      const { dryRunReplay } = await import('../../../destinations/crm/dry-run-replay.js');
+      const report = await withDestinations(ctx, flags, async (database, all) => {
+        const configured = needConfigured(all, name);
+        const destination = await createForCommand(configured, database);
+        if (!canDryRun(destination))
+          throw new CliError(`${name} is a ${configured.type} destination: it has no dry run`);
+        return dryRunReplay({
+          database,
+          destination,
+          name,
+          selection: { ...selection, pending: true },
+          signal: AbortSignal.timeout(CRM_COMMAND_TIMEOUT_MS),
+        });
+      });
+      printDryRun(ctx, name, report, flags.json === true);
+      return;
+    }
+    const { replayEvents } = await import('../../../destinations/destination-admin.js');
+    const count = await withDestinations(ctx, flags, async (database) => {
+      await assertKnown(database, name);
+      return replayEvents(database.db, name, selection, new Date().toISOString());
+    });
+    writeLine(ctx.stdout, `${count} event(s) of ${name} queued again`);
+  });
+}

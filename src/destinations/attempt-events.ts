@@ -1,0 +1,113 @@
+/**
+ * One attempt for some held events (a single delivery is a batch of one): the events that need no call
+ * end at once (planDelivery), the others go to the type in one call (`deliverBatch` when it has one, else
+ * `deliver`), under the attempt timeout, and each result is planned (planOutcome). An attempt cut short by
+ * shutdown is not the destination's fault: its undelivered events go back as they were.
+ */
+
+import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { HeldEvent } from './claim-window.js';
+import type { DestinationMetrics } from './destination-metrics.js';
+import type {
+  AttemptResult,
+  DispatchSettings,
+  OutboxDelivery,
+  OutboxDestination,
+} from './destination-type.js';
+import type { ClaimedEvent } from './outbox.js';
+import { type OutcomePlan, planDelivery, planOutcome, planRelease } from './plan-outcome.js';
+import { createTemplateRows, type TemplateRows } from './template-rows.js';
+
+/** What an attempt is made with. */
+export interface AttemptContext {
+  /** The destination's name. */
+  readonly name: string;
+  readonly destination: OutboxDestination;
+  readonly timeoutMs: number;
+  readonly scheduleMs: readonly number[];
+  /** Aborts with the lane (shutdown). */
+  readonly stop: AbortSignal;
+  /** The template's rows, for a template destination. */
+  readonly rows: TemplateRows | undefined;
+  readonly metrics: DestinationMetrics | undefined;
+  readonly now: () => number;
+  readonly random: (() => number) | undefined;
+}
+
+/** The context of `destination`'s attempts under `settings`. */
+export function attemptContextOf(
+  name: string,
+  destination: OutboxDestination,
+  settings: DispatchSettings,
+  deps: {
+    readonly database: HooksyncDatabase;
+    readonly stop: AbortSignal;
+    readonly metrics?: DestinationMetrics | undefined;
+    readonly now: () => number;
+    readonly random?: (() => number) | undefined;
+  },
+): AttemptContext {
+  const { template } = destination;
+  return {
+    name,
+    destination,
+    timeoutMs: settings.timeoutMs,
+    scheduleMs: settings.scheduleMs,
+    stop: deps.stop,
+    rows: template === undefined ? undefined : createTemplateRows(deps.database, template),
+    metrics: deps.metrics,
+    now: deps.now,
+    random: deps.random,
+  };
+}
+
+/** Attempts `held` once; a plan per event, in order of readiness (the ones ended without a call first). */
+export async function attemptEvents(
+  held: readonly HeldEvent[],
+  context: AttemptContext,
+): Promise<OutcomePlan[]> {
+  const { name, destination, stop, now } = context;
+  const policy = () => ({
+    destination: name,
+    scheduleMs: context.scheduleMs,
+    nowMs: now(),
+    random: context.random,
+  });
+  const plans: OutcomePlan[] = [];
+  const ready: Array<{ event: ClaimedEvent; delivery: OutboxDelivery }> = [];
+  for (const { event, job, queued, change } of held) {
+    const planned = planDelivery(event, job, queued, policy(), change);
+    if ('plan' in planned) plans.push(planned.plan);
+    else ready.push({ event, delivery: planned.delivery });
+  }
+  if (ready.length === 0) return plans;
+  const { rows } = context;
+  const deliveries = await Promise.all(
+    ready.map(async ({ delivery }) =>
+      rows === undefined ? delivery : { ...delivery, rows: await rows(delivery.jobId) },
+    ),
+  );
+  const signal = AbortSignal.any([AbortSignal.timeout(context.timeoutMs), stop]);
+  const started = performance.now();
+  const results = await deliver(destination, deliveries, signal);
+  const stopped = stop.aborted;
+  if (!stopped || results.every((result) => result.outcome === 'delivered')) {
+    context.metrics?.attemptSeconds.observe({ destination: name }, (performance.now() - started) / 1000);
+  }
+  for (const [index, { event }] of ready.entries()) {
+    const result = results[index]!;
+    if (stopped && result.outcome !== 'delivered') plans.push(planRelease(event, now()));
+    else plans.push(planOutcome(event, result, policy()));
+  }
+  return plans;
+}
+
+/** The type's batch call when it has one, else one call per delivery. */
+function deliver(
+  destination: OutboxDestination,
+  deliveries: readonly OutboxDelivery[],
+  signal: AbortSignal,
+): Promise<AttemptResult[]> {
+  if (destination.deliverBatch !== undefined) return destination.deliverBatch(deliveries, signal);
+  return Promise.all(deliveries.map((delivery) => destination.deliver(delivery, signal)));
+}

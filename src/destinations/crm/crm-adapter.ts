@@ -1,0 +1,135 @@
+/**
+ * What a CRM adapter gives the CRM core. The core (this folder) turns a batch of outbox events into
+ * companies and contacts, keys them, dedupes them, plans each write under the write policy (reading first
+ * for fill-empty), writes companies before the contacts that name them, links each contact to its company,
+ * halves a batch the CRM refuses whole, dry-runs, adopts, counts. The adapter only speaks its CRM: its
+ * client (auth, pacing, retries through `crm-http.ts`), its answers and their classification (a thrown
+ * `CrmError`), its limits, its field definitions, how a contact links to its company, and optionally search
+ * (adoption) and field creation (`setup`).
+ *
+ * Three CRMs are meant to fit:
+ * - HubSpot: batch upsert by a unique property (100 per call), e-mail or custom keys, `objectWriteTraceId`
+ *   to match a 207; the company link is a separate call (v4 associations).
+ * - Salesforce: sObject Collections upsert by external id (200 per call, answered in order); the company
+ *   link is a field of the contact's own write (`Account: { <ext id>: key }`), so `links: 'in-write'`.
+ * - Pipedrive: no batch write and no upsert: `writeBatch: 1`, the adapter's `write` does GET/PATCH by id or
+ *   POST, ids come from a local key → id map (`crm_record_ids`) or search with `exact_match`; the company
+ *   link is `org_id` in the person's write (`links: 'in-write'`, needing the company's id, which the core
+ *   passes as `company.id`).
+ */
+import type { FieldDefinition } from './check-values.js';
+
+/** The two kinds of record every CRM destination writes (Salesforce: Account, Contact; Pipedrive: organization, person). */
+export type CrmObject = 'companies' | 'contacts';
+
+/** A record as the CRM holds it: its id, and the fields that were asked for (absent or null: empty). */
+export interface HeldRecord {
+  readonly id: string;
+  readonly properties: Readonly<Record<string, string | null>>;
+}
+
+/** One record to write. */
+export interface WriteRequest {
+  /** The property the record is keyed by (`email`, `hooksync_domain`, an external id field). */
+  readonly idProperty: string;
+  /** The normalized key value (also among `properties` on create). */
+  readonly key: string;
+  /**
+   * The CRM's own id of the record when the core found it (carried by the job, or adopted by search): the
+   * adapter updates that very record and never creates one. Undefined: write by `key` (upsert, or, for a
+   * CRM without upsert, the id it maps the key to, else a create).
+   */
+  readonly id: string | undefined;
+  /** The fields to send: never empty values (the core drops them; "" would clear a field). */
+  readonly properties: Readonly<Record<string, string>>;
+  /**
+   * With `links: 'in-write'`, a contact's company: its key (Salesforce's relationship by external id) and
+   * its id when written or found (Pipedrive's `org_id`). Undefined for companies and unlinked contacts.
+   */
+  readonly company?: { readonly key: string; readonly id: string | undefined } | undefined;
+}
+
+/** What became of one write request: its record id and whether it was created, or why the CRM refused it. */
+export type WriteResult =
+  | { readonly ok: true; readonly id: string; readonly created: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/** What a record can be searched by: a company's domain, a contact's e-mail or LinkedIn URL (normalized). */
+export type SearchField = 'domain' | 'email' | 'linkedinUrl';
+
+/** A record search found: its id, and the value it holds in the destination's key field (undefined: none). */
+export interface SearchCandidate {
+  readonly id: string;
+  readonly key: string | undefined;
+}
+
+/** A contact to link with its company when the link is a call of its own (HubSpot's associations). */
+export interface CompanyLink {
+  readonly contactId: string;
+  readonly companyId: string;
+  /** A moved contact's new employer becomes its primary company. */
+  readonly primary: boolean;
+}
+
+/** A CRM's calls and rules, as the core uses them. */
+export interface CrmAdapter {
+  /** The CRM's name, in messages ("HubSpot"). */
+  readonly name: string;
+  /** Records per write call and keys per read call (HubSpot 100/100, Salesforce 200/~150, Pipedrive 1/1). */
+  readonly limits: { readonly writeBatch: number; readonly readBatch: number };
+  /**
+   * How a contact is tied to its company: a field of the contact's own write (`in-write`, the core passes
+   * `WriteRequest.company`), or a separate call after both are written (`separate-call`, through `link`).
+   */
+  readonly links: 'in-write' | 'separate-call';
+  /**
+   * The records the CRM holds for `keys` (at most `limits.readBatch`) by `idProperty` (undefined: the keys
+   * are the CRM's own record ids), with `properties`; keyed by the requested key (the adapter matches the
+   * CRM's spelling back to it). Throws `CrmError`.
+   */
+  read(
+    object: CrmObject,
+    idProperty: string | undefined,
+    keys: readonly string[],
+    properties: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Map<string, HeldRecord>>;
+  /**
+   * Writes `requests` (one object, one `idProperty`, keys unique, at most `limits.writeBatch`) in one call
+   * where the CRM allows it; results in request order, matched by what was sent (never by a key the answer
+   * may not echo). Throws `CrmError` for trouble that is not one record's; a `fail` thrown for the whole
+   * call means the CRM refused the batch whole, and the core halves it until the record at fault stands alone.
+   */
+  write(object: CrmObject, requests: readonly WriteRequest[], signal: AbortSignal): Promise<WriteResult[]>;
+  /**
+   * Searches `object` by `field` for `values` (normalized; the adapter tries the spellings people type and
+   * paces itself under the CRM's search limit; many values per call where the CRM allows it): value → the
+   * records found, each with its value of `keyProperty`. Optional: without it nothing is adopted at sync
+   * time (Salesforce upserts by external id alone; Pipedrive searches with `exact_match`).
+   */
+  search?(
+    object: CrmObject,
+    field: SearchField,
+    values: readonly string[],
+    keyProperty: string,
+    signal: AbortSignal,
+  ): Promise<Map<string, SearchCandidate[]>>;
+  /**
+   * With `links: 'separate-call'`: links contacts to their companies (at most `limits.writeBatch` per call);
+   * per link undefined when done, or why it was refused.
+   */
+  link?(links: readonly CompanyLink[], signal: AbortSignal): Promise<Array<string | undefined>>;
+  /**
+   * The CRM's field definitions of `object`, mapped onto the core's types (`check-values.ts`); undefined when
+   * the token may not read them (values then go unchecked). The core caches them (`field-definitions.ts`).
+   */
+  fieldDefinitions(
+    object: CrmObject,
+    signal: AbortSignal,
+  ): Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
+  /**
+   * `destinations test`: one read that proves the credentials and the read permissions; says what it
+   * checked. Throws `CrmError`.
+   */
+  check(signal: AbortSignal): Promise<string>;
+}

@@ -1,0 +1,151 @@
+/**
+ * A CRM destination from an adapter: verified companies and persons written into the CRM by key, in
+ * batches (a short linger gathers them), fill-empty or overwrite per field. A rate limit defers every
+ * pending event of the destination (so every replica waits); refused credentials pause it until resumed;
+ * a record the CRM refuses fails only its events. Offers what the CLI asks of a CRM destination: a dry run,
+ * and `setup` when the CRM has one.
+ */
+import { CrmError } from '../../errors.js';
+import type {
+  AttemptResult,
+  Destination,
+  DestinationDeps,
+  OutboxDelivery,
+  OutboxDestination,
+} from '../destination-type.js';
+import type { CrmAdapter } from './crm-adapter.js';
+import type { CrmCounters } from './crm-counters.js';
+import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
+import { type CrmTemplateNames, type CrmTemplates, crmRows, loadCrmTemplates } from './crm-rows.js';
+import { createFieldDefinitions } from './field-definitions.js';
+import type { RecordIdStore } from './find-existing.js';
+import { mapRecords, type RecordShape } from './map-records.js';
+import type { SetupReport } from './setup-report.js';
+import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
+import { attemptResultOf } from './trouble-result.js';
+
+/** How `destinations setup` runs for a CRM that has one. */
+export type CrmSetup = (options: {
+  readonly templates: CrmTemplates;
+  readonly dryRun: boolean;
+  readonly signal: AbortSignal;
+}) => Promise<SetupReport>;
+
+/** `destinations setup` on a CRM destination. */
+export type SetupPortal = (options: { dryRun: boolean; signal: AbortSignal }) => Promise<SetupReport>;
+
+/** What a CRM destination offers beyond the outbox interface. */
+export interface CrmDestination extends OutboxDestination {
+  /** Reads only: what a batch of deliveries (at most the CRM's batch) would write. */
+  dryRun(deliveries: readonly OutboxDelivery[], signal: AbortSignal): Promise<SyncReport>;
+  /** The CRM's batch size, in which a dry run reads the events. */
+  readonly batchSize: number;
+  /** `destinations setup`: fields and adoption; undefined when the CRM has no setup. */
+  readonly setupPortal: SetupPortal | undefined;
+}
+
+/** Whether `destination` can plan a batch without writing (`replay --dry-run`). */
+export function canDryRun(destination: Destination): destination is CrmDestination {
+  return destination.kind === 'outbox' && 'dryRun' in destination;
+}
+
+/** The setup `destination` offers (`destinations setup`), if any. */
+export function setupOf(destination: Destination): SetupPortal | undefined {
+  return canDryRun(destination) ? destination.setupPortal : undefined;
+}
+
+/** Collaborators and settings of one CRM destination. */
+export interface CrmDestinationOptions {
+  readonly name: string;
+  readonly adapter: CrmAdapter;
+  readonly counters: CrmCounters;
+  readonly templates: CrmTemplateNames;
+  readonly shape: RecordShape;
+  readonly settings: SyncSettings;
+  readonly setup?: CrmSetup | undefined;
+  readonly deps: DestinationDeps;
+}
+
+/** Creates the destination. */
+export function createCrmDestination(options: CrmDestinationOptions): CrmDestination {
+  const { name, adapter, counters, settings, deps } = options;
+  const definitions = createFieldDefinitions(adapter, deps.now);
+  const store: RecordIdStore = {
+    lookUp: (object, keys) => lookUpRecordIds(deps.database.db, name, object, keys),
+    record: (object, ids) =>
+      recordRecordIds(deps.database.db, name, object, ids, new Date(deps.now()).toISOString()),
+  };
+  let templates: Promise<CrmTemplates> | undefined;
+  const loaded = () => {
+    templates ??= loadCrmTemplates(options.templates);
+    return templates;
+  };
+  const run = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal, dryRun: boolean) => {
+    const both = await loaded();
+    const rows = [];
+    for (const [event, delivery] of deliveries.entries()) {
+      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery, options.shape.recordId)) });
+    }
+    return syncBatch({
+      adapter,
+      store,
+      batch: mapRecords(rows, settings.keys, options.shape),
+      settings,
+      definitions: (object) => definitions(object, signal),
+      dryRun,
+      signal,
+    });
+  };
+  const trouble = (error: unknown) => attemptResultOf(error, { name, crm: adapter.name, deps });
+  const setup = options.setup;
+  const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
+    let report: SyncReport;
+    try {
+      report = await run(deliveries, signal, false);
+    } catch (error) {
+      await counters.flush();
+      const result = await trouble(error);
+      return deliveries.map(() => result);
+    }
+    await counters.flush(report.records);
+    for (const record of report.records) {
+      if (record.warnings.length > 0)
+        deps.logger.warn(
+          { destination: name, object: record.object, warnings: record.warnings },
+          `values left out of a ${adapter.name} record (not valid for their property)`,
+        );
+    }
+    return deliveries.map((_, index): AttemptResult => {
+      const error = report.failedEvents.get(index);
+      return error === undefined
+        ? { outcome: 'delivered', status: 200 }
+        : { outcome: 'fail', status: 400, error };
+    });
+  };
+  return {
+    kind: 'outbox',
+    template: undefined,
+    normalized: true,
+    batchSize: adapter.limits.writeBatch,
+    deliver: async (delivery, signal) => (await deliverBatch([delivery], signal))[0]!,
+    deliverBatch,
+    dryRun: (deliveries, signal) => run(deliveries, signal, true).finally(() => counters.flush()),
+    setupPortal:
+      setup === undefined
+        ? undefined
+        : async ({ dryRun, signal }) =>
+            setup({ templates: await loaded(), dryRun, signal }).finally(() => counters.flush()),
+    async ping(signal) {
+      try {
+        const checked = await adapter.check(signal);
+        return { outcome: 'delivered', status: 200, detail: checked };
+      } catch (error) {
+        // A check pauses nothing and defers nothing: it says what the CRM answered.
+        if (error instanceof CrmError) return { outcome: 'fail', status: error.status, error: error.message };
+        throw error;
+      } finally {
+        await counters.flush();
+      }
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The one HTTP core of the CRM clients: each try waits for its slot in the pace first, counts itself, sends
+ * JSON, reads the answer (errors included) under a size cap through the capped reader, parses it, and turns
+ * an answer that is not a success into a `CrmError` the adapter's `classify` decides. Tries are retried by
+ * the adapter's policy (`crm-retry.ts`). Credentials only ever go into the headers the adapter gives.
+ */
+import { readCappedBody } from '../../client/read-capped-body.js';
+import { parseRetryAfterSeconds } from '../../client/retry-after.js';
+import { CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
+import type { Pace } from '../shared-pace.js';
+import type { CallCounter } from './crm-counters.js';
+import { type CrmRetryPolicy, withCrmRetries } from './crm-retry.js';
+
+/** Largest CRM answer read: far above a page of 200 records or a portal's property definitions. */
+export const DEFAULT_MAX_CRM_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** A non-2xx answer, for the adapter to classify. */
+export interface TroubleAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly headers: Headers;
+  /** The Retry-After header read, in ms, when given. */
+  readonly retryAfterMs: number | undefined;
+}
+
+/** Settings and collaborators of one CRM client. */
+export interface CrmHttpConfig {
+  /** The CRM's name, in messages. */
+  readonly crm: string;
+  readonly baseUrl: string;
+  /** Sent with every call (the credentials). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch;
+  readonly now: () => number;
+  /** The pace a call to `path` waits for (a CRM may pace search apart). */
+  readonly paceFor: (path: string) => Pace;
+  readonly counter: CallCounter;
+  readonly retry: CrmRetryPolicy;
+  /** What a non-2xx answer means. */
+  classify(answer: TroubleAnswer): CrmTrouble;
+  /** Reads what every answer's headers tell (a daily allowance); optional. */
+  onHeaders?(headers: Headers): void;
+  /** Largest answer read (default {@link DEFAULT_MAX_CRM_ANSWER_BYTES}). */
+  readonly maxAnswerBytes?: number;
+}
+
+/** The answer of a successful call (2xx, 207 included), its JSON body parsed but not yet checked. */
+export interface CrmAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** A paced, counted, retried CRM client. */
+export interface CrmHttp {
+  request(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+  ): Promise<CrmAnswer>;
+}
+
+/** Creates the client. */
+export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const maxBytes = config.maxAnswerBytes ?? DEFAULT_MAX_CRM_ANSWER_BYTES;
+  const once = async (method: string, path: string, body: unknown, signal: AbortSignal) => {
+    await config.paceFor(path).wait(signal);
+    config.counter.call();
+    let response: Response;
+    let text: string;
+    try {
+      response = await config.fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...config.headers,
+          accept: 'application/json',
+          'user-agent': 'hooksync-destinations',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        redirect: 'manual',
+        signal,
+      });
+      text = new TextDecoder().decode(
+        await readCappedBody(response, {
+          maxBytes,
+          signal,
+          what: `${config.crm}'s answer to ${method} ${path}`,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ResponseReadError && !signal.aborted)
+        throw new CrmError(null, { kind: 'retry', error: error.message }, { cause: error });
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      const what = signal.aborted
+        ? 'timed out'
+        : `network error${typeof code === 'string' ? ` (${code})` : ''}`;
+      throw new CrmError(null, { kind: 'retry', error: what }, { cause: error });
+    }
+    config.onHeaders?.(response.headers);
+    if (response.status >= 200 && response.status < 300) {
+      try {
+        return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+      } catch (error) {
+        throw new CrmError(
+          response.status,
+          { kind: 'retry', error: `${config.crm} answered with no JSON` },
+          { cause: error },
+        );
+      }
+    }
+    const seconds = parseRetryAfterSeconds(response.headers.get('retry-after'), undefined, config.now());
+    const trouble = config.classify({
+      status: response.status,
+      text,
+      headers: response.headers,
+      retryAfterMs: seconds === undefined ? undefined : Math.round(seconds * 1000),
+    });
+    if (trouble.kind === 'wait') config.counter.rateLimited(trouble.policy);
+    throw new CrmError(response.status, trouble);
+  };
+  return {
+    request: (method, path, body, signal) =>
+      withCrmRetries(config.retry, signal, () => once(method, path, body, signal)),
+  };
+}

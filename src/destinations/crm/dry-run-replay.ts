@@ -1,0 +1,77 @@
+/**
+ * `hooksync destinations replay <name> --dry-run` for a CRM destination: the events the replay would
+ * queue, read in batches as the lane would send them, each record planned against what the CRM holds
+ * (reads only, no write): create, update with the field-by-field change, or skip and why; and the calls the
+ * real run would use.
+ */
+import type { HooksyncDatabase } from '../../storage/open-database.js';
+import { type ReplaySelection, selectReplayEvents } from '../destination-admin.js';
+import type { OutboxDelivery } from '../destination-type.js';
+import { loadEventJobs } from '../outbox.js';
+import type { CrmDestination } from './crm-destination.js';
+import type { RecordReport } from './sync-batch.js';
+
+/** The dry run's report. */
+export interface DryRunReport {
+  readonly events: number;
+  /** Each record's plan, with the jobs it comes from. */
+  readonly records: Array<Omit<RecordReport, 'events'> & { jobs: string[] }>;
+  readonly associations: number;
+  /** Calls the real run would make (reads included when a property is fill-empty). */
+  readonly calls: number;
+  /** Events that would fail, with why. */
+  readonly failed: Array<{ job_id: string; revision: number; error: string }>;
+}
+
+/** Plans the replay of `selection` without writing to the CRM or to the outbox. */
+export async function dryRunReplay(options: {
+  readonly database: HooksyncDatabase;
+  readonly destination: CrmDestination;
+  readonly name: string;
+  readonly selection: ReplaySelection;
+  readonly signal: AbortSignal;
+}): Promise<DryRunReport> {
+  const { database, destination, signal } = options;
+  const events = await selectReplayEvents(database.db, options.name, options.selection)
+    .select(['id', 'job_id', 'revision'])
+    .orderBy('id')
+    .execute();
+  const report: DryRunReport = { events: events.length, records: [], associations: 0, calls: 0, failed: [] };
+  let calls = 0;
+  let associations = 0;
+  for (let at = 0; at < events.length; at += destination.batchSize) {
+    const chunk = events.slice(at, at + destination.batchSize);
+    const jobs = await loadEventJobs(
+      database.db,
+      chunk.map((event) => event.job_id),
+    );
+    const deliveries: OutboxDelivery[] = [];
+    for (const event of chunk) {
+      const job = jobs.get(event.job_id);
+      if (job === undefined) continue;
+      deliveries.push({
+        eventId: `job_${job.job_id}_r${event.revision}`,
+        jobId: job.job_id,
+        revision: Number(event.revision),
+        kind: job.kind,
+        source: job.source,
+        status: job.status,
+        envelopeText: job.envelope,
+      });
+    }
+    const planned = await destination.dryRun(deliveries, signal);
+    report.records.push(
+      ...planned.records.map(({ events: indexes, ...record }) => ({
+        ...record,
+        jobs: [...new Set(indexes.map((index) => deliveries[index]!.jobId))],
+      })),
+    );
+    calls += planned.calls;
+    associations += planned.associations;
+    for (const [index, error] of planned.failedEvents) {
+      const delivery = deliveries[index]!;
+      report.failed.push({ job_id: delivery.jobId, revision: delivery.revision, error });
+    }
+  }
+  return { ...report, calls, associations };
+}

@@ -1,0 +1,200 @@
+/**
+ * Template rows → the records one batch writes to a CRM. The mapping is the CRM's own templates' (one
+ * mapping for files and for the API); the rows carry a few internal columns (`hooksync:…`: a colon is never
+ * in a CRM field name) for keys and the contact's company. Keys are normalized and deduplicated across the
+ * batch, the newest event winning, because a CRM refuses a batch that names one key twice (HubSpot refuses
+ * it whole; Salesforce fails every such record).
+ */
+import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
+
+/** The internal columns added to the contacts template's rows. */
+export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
+export const COMPANY_NAME_COLUMN = 'hooksync:company_name';
+
+/** Where the keys live in the CRM. */
+export interface CrmKeys {
+  /** The unique company field holding the normalized domain. */
+  readonly companyKey: string;
+  /** The unique contact field holding the normalized LinkedIn URL (contacts without e-mail). */
+  readonly contactKey: string;
+}
+
+/**
+ * Which template columns (the CRM's field names) carry what the core needs: the company's domain and
+ * name, the contact's e-mail, LinkedIn URL and job change status, and which fields a moved or left contact
+ * gets. HubSpot: `domain`, `name`, `email`, `hs_linkedin_url`, `hooksync_job_change_status`.
+ */
+export interface RecordShape {
+  readonly domain: string;
+  readonly companyName: string;
+  /** The contact's e-mail field; e-mail contacts are keyed by it. */
+  readonly email: string;
+  readonly linkedinUrl: string;
+  readonly jobChangeStatus: string;
+  /** The contact's current employer's name, when the template writes one. */
+  readonly contactCompany: string | undefined;
+  /** The fields whose value `moved` makes current again (they overwrite unless configured). */
+  readonly movedFields: readonly string[];
+  /** What a `left` contact gets: its status only. */
+  readonly leftFields: readonly string[];
+  /**
+   * The column carrying the CRM's own record id, from the job's `custom_fields` (HubSpot's `Record ID` from
+   * `hs_object_id`): the strongest key, never written as a field.
+   */
+  readonly recordId?: string | undefined;
+}
+
+/** One company to write, and the events (indexes into the batch) that carry it. */
+export interface CompanyRecord {
+  readonly key: string;
+  /** The CRM record id the job carried, if any. */
+  readonly carriedId?: string | undefined;
+  readonly properties: Record<string, string>;
+  readonly events: number[];
+}
+
+/** One contact to write by `idProperty` (the e-mail field or the contact key). */
+export interface ContactRecord {
+  readonly idProperty: string;
+  readonly key: string;
+  readonly properties: Record<string, string>;
+  /** The job change status (`moved`, `left`, ...), '' when not a job change. */
+  readonly status: string;
+  /** Its company's key, to link with; undefined for `left` or when unknown. */
+  readonly companyKey: string | undefined;
+  readonly events: number[];
+  /** The CRM record id the job carried, if any. */
+  readonly carriedId?: string | undefined;
+  /** Its normalized e-mail and LinkedIn URL, to find the record a sales team typed. */
+  readonly email: string | undefined;
+  readonly linkedinUrl: string | undefined;
+}
+
+/** A row that could not become a record (no key), counted and reported, never sent. */
+export interface SkippedRecord {
+  readonly object: 'companies' | 'contacts';
+  readonly event: number;
+  readonly reason: string;
+}
+
+/** One event's rows: the batch index it has and what its job yielded. */
+export interface EventRows {
+  readonly event: number;
+  readonly companies: ReadonlyArray<Readonly<Record<string, string>>>;
+  readonly contacts: ReadonlyArray<Readonly<Record<string, string>>>;
+}
+
+/** What a batch writes, in order: companies, contacts, then their links. */
+export interface MappedBatch {
+  readonly companies: CompanyRecord[];
+  readonly contacts: ContactRecord[];
+  readonly skipped: SkippedRecord[];
+}
+
+function mappedProperties(row: Readonly<Record<string, string>>, skip?: string): Record<string, string> {
+  const properties: Record<string, string> = {};
+  for (const [name, value] of Object.entries(row)) {
+    // "No value" is a field left out: "" would clear what the CRM holds.
+    if (!name.includes(':') && name !== skip && value.trim() !== '') properties[name] = value.trim();
+  }
+  return properties;
+}
+
+/** The record id a row carries (digits and letters only: an id, not a value typed in the wrong column). */
+function carriedIdOf(row: Readonly<Record<string, string>>, column: string | undefined): string | undefined {
+  const value = column === undefined ? undefined : row[column]?.trim();
+  return value !== undefined && /^[A-Za-z0-9]{1,64}$/.test(value) ? value : undefined;
+}
+
+function put<R extends { readonly events: number[] }>(map: Map<string, R>, id: string, record: R): void {
+  const older = map.get(id);
+  // The newest event's record wins whole; the older events are delivered with it.
+  if (older !== undefined) record.events.unshift(...older.events);
+  map.delete(id);
+  map.set(id, record);
+}
+
+/** Maps a batch's rows (events in claim order, oldest first) to deduplicated records. */
+export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: RecordShape): MappedBatch {
+  const companies = new Map<string, CompanyRecord>();
+  const contacts = new Map<string, ContactRecord>();
+  const skipped: SkippedRecord[] = [];
+  // A contact's employer (name and domain only) never replaces a revealed company's fuller record.
+  const company = (
+    event: number,
+    properties: Record<string, string>,
+    domain: string | undefined,
+    weak: boolean,
+    carriedId?: string,
+  ) => {
+    const key = normalizeDomain(domain);
+    if (key === undefined) return undefined;
+    const known = companies.get(key);
+    if (weak && known !== undefined) known.events.push(event);
+    else
+      put(companies, key, {
+        key,
+        properties: { ...properties, [keys.companyKey]: key },
+        events: [event],
+        ...(carriedId !== undefined ? { carriedId } : {}),
+      });
+    return key;
+  };
+  for (const { event, companies: companyRows, contacts: contactRows } of batch) {
+    for (const row of companyRows) {
+      const properties = mappedProperties(row, shape.recordId);
+      if (
+        company(event, properties, row[shape.domain], false, carriedIdOf(row, shape.recordId)) === undefined
+      )
+        skipped.push({ object: 'companies', event, reason: 'no usable domain' });
+    }
+    for (const row of contactRows) {
+      const status = row[shape.jobChangeStatus]?.trim() ?? '';
+      let properties = mappedProperties(row, shape.recordId);
+      const carriedId = carriedIdOf(row, shape.recordId);
+      const email = normalizeEmail(row[shape.email]);
+      const linkedin = normalizeLinkedinUrl(row[shape.linkedinUrl]);
+      if (email === undefined && linkedin === undefined) {
+        skipped.push({ object: 'contacts', event, reason: 'neither an e-mail nor a LinkedIn URL' });
+        continue;
+      }
+      delete properties[shape.email];
+      if (status === 'left') {
+        properties = Object.fromEntries(
+          shape.leftFields
+            .filter((name) => properties[name] !== undefined)
+            .map((name) => [name, properties[name]!]),
+        );
+      }
+      // Only a contact keyed by LinkedIn gets the key field: stamping it on an e-mail contact could
+      // collide with the LinkedIn-keyed contact of the same person (a unique value held twice).
+      const [idProperty, key] = email !== undefined ? [shape.email, email] : [keys.contactKey, linkedin!];
+      properties[idProperty] = key;
+      const employer = shape.contactCompany === undefined ? undefined : row[shape.contactCompany];
+      const companyKey =
+        status === 'left'
+          ? undefined
+          : company(
+              event,
+              mappedProperties({
+                [shape.companyName]: row[COMPANY_NAME_COLUMN] ?? employer ?? '',
+                [shape.domain]: row[COMPANY_DOMAIN_COLUMN] ?? '',
+              }),
+              row[COMPANY_DOMAIN_COLUMN],
+              true,
+            );
+      put(contacts, `${idProperty}\u0000${key}`, {
+        idProperty,
+        key,
+        properties,
+        status,
+        companyKey,
+        events: [event],
+        email,
+        linkedinUrl: linkedin,
+        ...(carriedId !== undefined ? { carriedId } : {}),
+      });
+    }
+  }
+  return { companies: [...companies.values()], contacts: [...contacts.values()], skipped };
+}

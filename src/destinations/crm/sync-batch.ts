@@ -1,0 +1,254 @@
+/**
+ * One batch of events written to a CRM: companies first (by their key), then contacts (by e-mail or their
+ * key), then each contact linked to its company (in the contact's own write, or by a call of its own after
+ * both are written). Every write is keyed, so a retried batch converges: the CRM's at-least-once delivery is
+ * what makes it resumable. An event is delivered only when all its records (and link) are written.
+ */
+import type { FieldDefinition } from './check-values.js';
+import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
+import { type FindInput, findExisting, type RecordIdStore } from './find-existing.js';
+import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
+import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
+import { chunksOf, type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
+
+/** How a destination writes. */
+export interface SyncSettings {
+  readonly keys: CrmKeys;
+  readonly write: 'overwrite' | 'fill-empty';
+  readonly fields: Readonly<Record<string, FieldPolicy>>;
+  /** The fields a moved contact's new job makes current (they overwrite unless `fields` says otherwise). */
+  readonly movedFields: readonly string[];
+}
+
+/** One record's line of the report (and of the dry run). */
+export interface RecordReport {
+  readonly object: CrmObject;
+  readonly key: string;
+  readonly action: 'create' | 'update' | 'skip' | 'failed';
+  readonly changes: readonly FieldChange[];
+  readonly warnings: readonly string[];
+  readonly reason?: string;
+  readonly events: readonly number[];
+}
+
+/** What a batch came to: per record, and the events that failed (batch index → why). */
+export interface SyncReport {
+  readonly records: RecordReport[];
+  readonly failedEvents: Map<number, string>;
+  /** Associations written (or, in a dry run, that would be). */
+  readonly associations: number;
+  /** Write-path calls made (in a dry run: that the real run would make), property reads aside. */
+  readonly calls: number;
+}
+
+function fail(failed: Map<number, string>, events: readonly number[], error: string): void {
+  for (const event of events) if (!failed.has(event)) failed.set(event, error);
+}
+
+/** What `writeFound` needs of a batch's run. */
+interface RunContext {
+  readonly adapter: CrmAdapter;
+  readonly store: RecordIdStore | undefined;
+  readonly definitions: (object: CrmObject) => Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
+  readonly dryRun: boolean;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Writes one object's records of one idProperty: each first looked for in the CRM (find-existing.ts), an
+ * ambiguous one failed with the candidates' ids and not written; the ids written or found are recorded.
+ * Outcomes in `inputs` order.
+ */
+async function writeFound(
+  run: RunContext,
+  object: CrmObject,
+  inputs: ReadonlyArray<WriteInput & { readonly find: FindInput }>,
+): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
+  const { adapter, store, dryRun, signal } = run;
+  const found = await findExisting({
+    adapter,
+    store,
+    object,
+    inputs: inputs.map((input) => input.find),
+    signal,
+  });
+  const writable = inputs.filter((input) => found.get(input.key)?.kind !== 'ambiguous');
+  const written = await writeRecords({
+    adapter,
+    object,
+    inputs: writable.map(({ find: _, ...input }) => {
+      const it = found.get(input.key);
+      return it?.kind === 'id' ? { ...input, id: it.id } : input;
+    }),
+    definitions: await run.definitions(object),
+    dryRun,
+    signal,
+  });
+  const byKey = new Map(writable.map((input, at) => [input.key, written.outcomes[at]!]));
+  const ids = new Map<string, string>();
+  for (const [key, outcome] of byKey)
+    if (outcome.action !== 'failed' && outcome.id !== undefined) ids.set(key, outcome.id);
+  if (!dryRun) await store?.record(object, ids);
+  const outcomes = inputs.map((input): WriteOutcome => {
+    const it = found.get(input.key);
+    if (it?.kind !== 'ambiguous') return byKey.get(input.key)!;
+    const error = `ambiguous: ${adapter.name} holds ${it.ids.length} ${object} for it (${it.ids.join(', ')}); none adopted: merge them, then replay`;
+    return { action: 'failed', id: undefined, changes: [], warnings: [], error };
+  });
+  return { outcomes, calls: written.calls };
+}
+
+/** Writes (or, with `dryRun`, plans) a mapped batch. Throws CrmError for trouble that is not a record's. */
+export async function syncBatch(options: {
+  readonly adapter: CrmAdapter;
+  readonly batch: MappedBatch;
+  readonly settings: SyncSettings;
+  readonly definitions: (object: CrmObject) => Promise<ReadonlyMap<string, FieldDefinition> | undefined>;
+  /** Where the record ids found are kept; undefined: every sync looks again. */
+  readonly store?: RecordIdStore | undefined;
+  readonly dryRun: boolean;
+  readonly signal: AbortSignal;
+}): Promise<SyncReport> {
+  const { adapter, batch, settings, dryRun, signal } = options;
+  const records: RecordReport[] = batch.skipped.map((skip: SkippedRecord) => ({
+    object: skip.object,
+    key: '',
+    action: 'skip',
+    changes: [],
+    warnings: [],
+    reason: skip.reason,
+    events: [skip.event],
+  }));
+  const failed = new Map<number, string>();
+  const plain = policyFor({ write: settings.write, fields: settings.fields });
+  const moved = policyFor({
+    write: settings.write,
+    fields: settings.fields,
+    overwriting: settings.movedFields,
+  });
+  const report = (object: CrmObject, record: CompanyRecord | ContactRecord, outcome: WriteOutcome) => {
+    records.push({
+      object,
+      key: record.key,
+      action: outcome.action,
+      changes: outcome.changes,
+      warnings: outcome.warnings,
+      ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
+      events: record.events,
+    });
+    if (outcome.action === 'failed') fail(failed, record.events, `${object} ${record.key}: ${outcome.error}`);
+  };
+
+  const companyIds = new Map<string, string | undefined>();
+  let calls = 0;
+  const run: RunContext = { adapter, store: options.store, definitions: options.definitions, dryRun, signal };
+  const { outcomes: companyOutcomes, calls: companyCalls } = await writeFound(
+    run,
+    'companies',
+    batch.companies.map((record) => ({
+      idProperty: settings.keys.companyKey,
+      key: record.key,
+      properties: record.properties,
+      policyOf: plain,
+      find: {
+        idProperty: settings.keys.companyKey,
+        key: record.key,
+        carriedId: record.carriedId,
+        lookups: [{ field: 'domain', value: record.key }],
+      },
+    })),
+  );
+  calls += companyCalls;
+  batch.companies.forEach((record, index) => {
+    const outcome = companyOutcomes[index]!;
+    report('companies', record, outcome);
+    if (outcome.action !== 'failed') companyIds.set(record.key, outcome.id);
+  });
+
+  const inWrite = adapter.links === 'in-write';
+  const contactIds = new Map<ContactRecord, string | undefined>();
+  for (const idProperty of new Set(batch.contacts.map((record) => record.idProperty))) {
+    const group = batch.contacts.filter((record) => record.idProperty === idProperty);
+    const written = await writeFound(
+      run,
+      'contacts',
+      group.map((record) => ({
+        idProperty,
+        key: record.key,
+        properties: record.properties,
+        policyOf: record.status === 'moved' ? moved : plain,
+        ...(inWrite && record.companyKey !== undefined && companyIds.has(record.companyKey)
+          ? { company: { key: record.companyKey, id: companyIds.get(record.companyKey) } }
+          : {}),
+        find: {
+          idProperty,
+          key: record.key,
+          carriedId: record.carriedId,
+          lookups: [
+            // An e-mail key is the CRM's own e-mail field: the read by key already looked there.
+            ...(record.email !== undefined && record.email !== record.key
+              ? [{ field: 'email' as const, value: record.email }]
+              : []),
+            ...(record.linkedinUrl !== undefined
+              ? [{ field: 'linkedinUrl' as const, value: record.linkedinUrl }]
+              : []),
+          ],
+        },
+      })),
+    );
+    calls += written.calls;
+    group.forEach((record, index) => {
+      const outcome = written.outcomes[index]!;
+      report('contacts', record, outcome);
+      if (outcome.action !== 'failed') contactIds.set(record, outcome.id);
+    });
+  }
+
+  const links: Array<{ record: ContactRecord; from: string | undefined; to: string | undefined }> = [];
+  for (const [record, from] of contactIds) {
+    if (record.companyKey === undefined) continue;
+    if (!companyIds.has(record.companyKey)) {
+      fail(failed, record.events, `contacts ${record.key}: its company ${record.companyKey} was not written`);
+      continue;
+    }
+    links.push({ record, from, to: companyIds.get(record.companyKey) });
+  }
+  if (inWrite || adapter.link === undefined)
+    return { records, failedEvents: failed, associations: links.length, calls };
+  const { writeBatch } = adapter.limits;
+  if (dryRun) {
+    calls += Math.ceil(links.length / writeBatch);
+    return { records, failedEvents: failed, associations: links.length, calls };
+  }
+  let associations = 0;
+  for (const slice of chunksOf(links, writeBatch)) {
+    const chunk = slice.filter((link) => {
+      if (link.from !== undefined && link.to !== undefined) return true;
+      fail(failed, link.record.events, `contacts ${link.record.key}: a record id is unknown, not associated`);
+      return false;
+    });
+    if (chunk.length === 0) continue;
+    calls += 1;
+    const refused = await adapter.link(
+      chunk.map(
+        ({ record, from, to }): CompanyLink => ({
+          contactId: from!,
+          companyId: to!,
+          primary: record.status === 'moved',
+        }),
+      ),
+      signal,
+    );
+    chunk.forEach(({ record }, at) => {
+      const error = refused[at];
+      if (error === undefined) associations += 1;
+      else
+        fail(
+          failed,
+          record.events,
+          `contacts ${record.key}: association with company ${record.companyKey} refused: ${error}`,
+        );
+    });
+  }
+  return { records, failedEvents: failed, associations, calls };
+}

@@ -1,0 +1,45 @@
+/**
+ * A CRM call's trouble as the lane's attempt result: a rate limit defers every pending event of the
+ * destination until the CRM's window reopens (every replica then waits, and no attempt is spent);
+ * credentials or scopes refused pause it; a 5xx or a malformed answer is retried on the schedule; a refusal
+ * fails the events.
+ */
+import { CrmError } from '../../errors.js';
+import type { AttemptResult, DestinationDeps } from '../destination-type.js';
+import { deferPendingEvents } from '../outbox.js';
+
+/** The attempt result of `error`; rethrows what is not a `CrmError` (a bug, not the CRM's answer). */
+export async function attemptResultOf(
+  error: unknown,
+  context: { readonly name: string; readonly crm: string; readonly deps: DestinationDeps },
+): Promise<AttemptResult> {
+  if (!(error instanceof CrmError)) throw error;
+  const { status, trouble } = error;
+  const { name, deps } = context;
+  switch (trouble.kind) {
+    case 'wait': {
+      const nowMs = deps.now();
+      const until = new Date(nowMs + trouble.waitMs).toISOString();
+      const reason = `${context.crm} ${trouble.policy} limit reached: paused until ${until}`;
+      await deferPendingEvents(deps.database.db, name, until, reason, new Date(nowMs).toISOString());
+      deps.logger.warn({ destination: name, policy: trouble.policy, until }, reason);
+      return { outcome: 'wait', status: status ?? 429, error: reason, waitMs: trouble.waitMs };
+    }
+    case 'pause':
+      // Only the lane pauses the destination: a command's check or setup says what to fix, not to resume.
+      return {
+        outcome: 'pause',
+        status: status ?? 0,
+        error: `${trouble.error} Paused until resumed: hooksync destinations resume ${name}`,
+      };
+    case 'retry':
+      return {
+        outcome: 'retry',
+        status,
+        error: trouble.error,
+        ...(trouble.retryAfterMs !== undefined ? { retryAfterMs: trouble.retryAfterMs } : {}),
+      };
+    case 'fail':
+      return { outcome: 'fail', status, error: trouble.error };
+  }
+}

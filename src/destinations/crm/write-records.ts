@@ -1,0 +1,153 @@
+/**
+ * One object's records written to a CRM: read first when a field is fill-empty (or for a dry run), plan
+ * each record under its policy, write in batches of the CRM's size, and say what each record came to. A
+ * batch refused whole (HubSpot's e-mail-keyed batch with one bad input) is split in halves until the record
+ * at fault stands alone. Nothing is retried unchanged.
+ */
+import { CrmError } from '../../errors.js';
+import { type CheckedValues, checkValues, type FieldDefinition } from './check-values.js';
+import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest } from './crm-adapter.js';
+import { type FieldChange, type FieldPolicy, planWrite } from './plan-writes.js';
+
+/** A record to write (a company or a contact). */
+export interface WriteInput {
+  readonly idProperty: string;
+  readonly key: string;
+  readonly properties: Readonly<Record<string, string>>;
+  readonly policyOf: (property: string) => FieldPolicy;
+  /** Its company, for a CRM that links in the contact's own write. */
+  readonly company?: WriteRequest['company'];
+  /** The CRM record it is (carried, or adopted): written by this id, never created. */
+  readonly id?: string | undefined;
+}
+
+/** What became of one record. */
+export interface WriteOutcome {
+  readonly action: 'create' | 'update' | 'skip' | 'failed';
+  /** Its CRM record id (undefined when failed, or not known in a dry run of a create). */
+  readonly id: string | undefined;
+  readonly changes: readonly FieldChange[];
+  readonly warnings: readonly string[];
+  readonly error?: string;
+}
+
+/** `items` in chunks of `size`. */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
+}
+
+async function readHeld(
+  adapter: CrmAdapter,
+  object: CrmObject,
+  idProperty: string | undefined,
+  keys: readonly string[],
+  properties: readonly string[],
+  signal: AbortSignal,
+): Promise<Map<string, HeldRecord>> {
+  const held = new Map<string, HeldRecord>();
+  for (const chunk of chunksOf(keys, adapter.limits.readBatch)) {
+    for (const [key, record] of await adapter.read(object, idProperty, chunk, properties, signal))
+      held.set(key, record);
+  }
+  return held;
+}
+
+/**
+ * Writes `inputs` (one object, one idProperty, keys unique); outcomes in input order, and the calls the
+ * write makes (in a dry run: the calls the real run would make).
+ */
+export async function writeRecords(options: {
+  readonly adapter: CrmAdapter;
+  readonly object: CrmObject;
+  readonly inputs: readonly WriteInput[];
+  readonly definitions: ReadonlyMap<string, FieldDefinition> | undefined;
+  readonly dryRun: boolean;
+  readonly signal: AbortSignal;
+}): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
+  const { adapter, object, inputs, signal } = options;
+  if (inputs.length === 0) return { outcomes: [], calls: 0 };
+  const { readBatch, writeBatch } = adapter.limits;
+  const idProperty = inputs[0]!.idProperty;
+  const checked: CheckedValues[] = inputs.map((input) =>
+    checkValues(input.properties, options.definitions, adapter.name),
+  );
+  const wanted = [...new Set(checked.flatMap((values) => Object.keys(values.properties)))];
+  const mustRead = inputs.some((input, index) =>
+    Object.keys(checked[index]!.properties).some(
+      (name) => name !== idProperty && input.policyOf(name) === 'fill-empty',
+    ),
+  );
+  const byKey = inputs.filter((input) => input.id === undefined).map((input) => input.key);
+  const byId = inputs.flatMap((input) => (input.id === undefined ? [] : [input.id]));
+  const reads = mustRead || options.dryRun;
+  let calls = mustRead ? Math.ceil(byKey.length / readBatch) + Math.ceil(byId.length / readBatch) : 0;
+  const held = reads ? await readHeld(adapter, object, idProperty, byKey, wanted, signal) : undefined;
+  const heldById = reads ? await readHeld(adapter, object, undefined, byId, wanted, signal) : undefined;
+  const outcomes: WriteOutcome[] = [];
+  const pending: Array<{ index: number; request: WriteRequest }> = [];
+  inputs.forEach((input, index) => {
+    const current = input.id === undefined ? held?.get(input.key) : heldById?.get(input.id);
+    const plan = planWrite({
+      desired: checked[index]!.properties,
+      current: current?.properties,
+      // A record found by its id is there: updated, never created (a stale id fails the write).
+      exists: current !== undefined || input.id !== undefined,
+      keyProperty: idProperty,
+      policyOf: input.policyOf,
+    });
+    const warnings = checked[index]!.warnings;
+    outcomes[index] = { action: plan.action, id: current?.id ?? input.id, changes: plan.changes, warnings };
+    if (plan.action !== 'skip')
+      pending.push({
+        index,
+        request: {
+          idProperty,
+          key: input.key,
+          id: input.id,
+          properties: plan.properties,
+          ...(input.company !== undefined ? { company: input.company } : {}),
+        },
+      });
+  });
+  const write = async (batch: typeof pending): Promise<void> => {
+    if (batch.length === 0) return;
+    calls += 1;
+    let results: Awaited<ReturnType<CrmAdapter['write']>>;
+    try {
+      results = await adapter.write(
+        object,
+        batch.map(({ request }) => request),
+        signal,
+      );
+    } catch (error) {
+      if (!(error instanceof CrmError) || error.trouble.kind !== 'fail') throw error;
+      if (batch.length === 1) {
+        const { index } = batch[0]!;
+        outcomes[index] = { ...outcomes[index]!, action: 'failed', error: error.message };
+        return;
+      }
+      // Refused whole: isolate the record at fault, never resend the same batch unchanged.
+      const half = Math.ceil(batch.length / 2);
+      await write(batch.slice(0, half));
+      await write(batch.slice(half));
+      return;
+    }
+    batch.forEach(({ index }, at) => {
+      const result = results[at];
+      const outcome = outcomes[index]!;
+      if (result?.ok === true)
+        outcomes[index] = { ...outcome, action: result.created ? 'create' : 'update', id: result.id };
+      else
+        outcomes[index] = {
+          ...outcome,
+          action: 'failed',
+          error: result?.error ?? `${adapter.name} did not return the record`,
+        };
+    });
+  };
+  if (options.dryRun) calls += Math.ceil(pending.length / writeBatch);
+  else for (const chunk of chunksOf(pending, writeBatch)) await write(chunk);
+  return { outcomes, calls };
+}

@@ -1,0 +1,90 @@
+/**
+ * serve's HTTP side, built but not yet listening: the delivery handler on `/webhooks` (with finder fetches
+ * when an account is configured), readiness, and the admin API and status page the root adds to the app.
+ */
+import type { Client } from '../../client/create-client.js';
+import type { BodyBudget } from '../../receiver/create-body-budget.js';
+import type { DeliveryStats } from '../../receiver/create-delivery-stats.js';
+import { createReceiver, type Receiver } from '../../receiver/create-receiver.js';
+import type { DeliveryLimits } from '../../receiver/delivery-limits.js';
+import { createDeliveryHandler, type FinderFetch } from '../../receiver/handle-delivery.js';
+import { isDatabaseUp } from '../../storage/open-database.js';
+import type { KeySetCache } from '../../webhooks/key-set-cache.js';
+import { countAuthRefusals } from '../admin-access/count-auth-refusals.js';
+import { createAuthThrottle } from '../admin-access/create-auth-throttle.js';
+import { createAdminRouter } from '../create-admin-router.js';
+import { createStatusPageRouter } from '../status-page/create-status-page-router.js';
+import type { ServeContext } from './serve-part.js';
+
+/** The receiver; listen() starts it, close() drains it. */
+export function createHttpReceiver(
+  context: Omit<ServeContext, 'receiving'>,
+  parts: {
+    readonly keys: KeySetCache;
+    readonly stats: DeliveryStats;
+    readonly budget: BodyBudget;
+    readonly limits: Partial<DeliveryLimits>;
+    /** False while the store's worker is down. */
+    readonly storeReady: () => boolean;
+  },
+): Receiver {
+  const { config, options, database, store, client, logger, now, metrics } = context;
+  const { keys } = parts;
+  const { db } = database;
+  const fetchFromFinder = client === undefined ? undefined : finderFetch(client);
+  const handler = createDeliveryHandler({
+    keys,
+    store,
+    unsigned: config.unsigned,
+    ...(fetchFromFinder ? { fetchFromFinder } : {}),
+    database,
+    limits: parts.limits,
+    budget: parts.budget,
+    now,
+    ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
+    logger,
+    metrics,
+    stats: parts.stats,
+  });
+  return createReceiver({
+    handleDelivery: handler,
+    ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    metrics,
+    logger,
+    isReady: async () => {
+      const databaseUp = await isDatabaseUp(db);
+      const keysLoaded = keys.stats().ready;
+      const storeUp = parts.storeReady();
+      return {
+        ready: databaseUp && keysLoaded && storeUp,
+        checks: { database: databaseUp, keys: keysLoaded, store: storeUp },
+      };
+    },
+    extend: (app) => {
+      // One throttle for both surfaces: a guess at the token counts the same wherever it is made.
+      const throttle = createAuthThrottle({ logger, now, onRefused: countAuthRefusals(metrics.registry) });
+      const adminNow = () => new Date(now());
+      app.use(createAdminRouter({ db, adminToken: config.adminToken, now: adminNow, logger, throttle }));
+      app.use(
+        createStatusPageRouter({
+          db,
+          adminToken: config.adminToken,
+          now: adminNow,
+          logger,
+          throttle,
+          sessionSeconds: config.uiSessionMinutes * 60,
+        }),
+      );
+    },
+  });
+}
+
+/** An unsigned callback's authoritative copy, from the finder of its kind. */
+function finderFetch(client: Client): FinderFetch {
+  return async (kind, jobId) => {
+    const response =
+      kind === 'job_change' ? await client.jobChange.find(jobId) : await client.searchContact.find(jobId);
+    return { raw: response.raw, job: response.job };
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * serve's job store: on a worker thread of its own (default), or on this thread (`storeThread: 'main'`,
+ * and always for an in-memory database, whose connection no other thread can share).
+ */
+import type { Logger } from 'pino';
+import type { ReceiverMetrics } from '../../receiver/create-metrics.js';
+import { createJobStore, type JobStore } from '../../storage/job-store/job-store.js';
+import { startWorkerJobStore } from '../../storage/job-store/worker-job-store.js';
+import type { HooksyncDatabase } from '../../storage/open-database.js';
+import type { Closable } from './serve-part.js';
+
+/** Starts the store; `ready()` is false while its worker is down. */
+export async function startJobStore(options: {
+  readonly databaseUrl: string;
+  readonly database: HooksyncDatabase;
+  readonly thread: 'worker' | 'main';
+  readonly workerUrl?: URL | undefined;
+  readonly metrics: ReceiverMetrics;
+  readonly logger: Logger;
+  readonly now: () => number;
+}): Promise<Closable & { readonly store: JobStore; ready(): boolean }> {
+  const { logger, now, metrics } = options;
+  if (options.thread === 'main' || options.databaseUrl === ':memory:') {
+    const store = createJobStore({ database: options.database, logger, now });
+    return { store, ready: () => true, close: () => store.close() };
+  }
+  const store = await startWorkerJobStore({
+    databaseUrl: options.databaseUrl,
+    now,
+    logger,
+    onNormalized: ({ normalized }) => metrics.normalized.inc(normalized),
+    ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
+  });
+  return { store, ready: () => store.ready(), close: () => store.close() };
+}
