@@ -4,10 +4,10 @@
  * are launch's (launch/build-request.ts makes and checks the plan, for a watch as for `hooksync launch`);
  * a relative date in `set` (`-30d`) is written down here and resolved at each cycle (watch-plan.ts).
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration } from '../config/parse-duration.js';
+import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import type { RequestPlanEntries } from '../launch/build-request.js';
 import { OPERATIONS, type OperationSpec } from '../launch/launch-operations.js';
@@ -85,14 +85,6 @@ const fileSchema = z.strictObject({ watches: z.array(z.looseObject({})) });
 
 const RELATIVE_DATE = /^-(\d{1,5})d$/;
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (text, key) =>
-      typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`,
-    '',
-  );
-}
-
 /**
  * Validates a parsed watches document. `baseDir` is where relative source paths start (the file's folder);
  * `label` names the document in messages; `nowMs` the day relative dates are checked against.
@@ -161,17 +153,6 @@ export function parseWatches(
 /** Reads and validates the watches file at `path`; throws ConfigError with one clear line. */
 export function loadWatches(path: string, nowMs: number = Date.now()): WatchDefinition[] {
   const label = `watches file ${path}`;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${label}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${label}: is not valid JSON`);
-  }
+  const document = readJsonConfigFile(path, label);
   return parseWatches(document, { label, baseDir: dirname(resolve(path)), nowMs });
 }
