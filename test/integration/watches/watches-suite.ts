@@ -213,6 +213,38 @@ export function defineWatchesSuite(dialect: Dialect): void {
     ).toBe(true);
   }, 60_000);
 
+  it('remembers the persons a search has seen, and resolves a relative date at each cycle', async () => {
+    await h.write('accounts.csv', ['Domain,Record ID', 'acme.com,A1', 'globex.com,A2'].join('\n'));
+    const watch = h.watch({
+      name: 'new-vps',
+      launch: 'search',
+      from: { file: 'accounts.csv' },
+      map: { domain: 'Domain' },
+      set: { page_size: 5, experience_start_date: '-3650d' },
+      carry: { account_id: 'Record ID' },
+      report_baseline: true,
+    });
+    const first = await cycle(watch);
+    expect(first).toMatchObject({ checked: 2, baseline: 2, stopped: null });
+    const persons = first.changes;
+    expect(persons).toBeGreaterThan(0);
+    const baseline = await listChanges(h.database.db, 'new-vps', undefined);
+    expect(baseline.every((c) => c.change === 'baseline' && c.before === null)).toBe(true);
+    expect(new Set(baseline.map((c) => JSON.parse(c.custom_fields).account_id))).toEqual(
+      new Set(['A1', 'A2']),
+    );
+    // The date sent is the cycle's day minus 3650 days.
+    const task = JSON.parse(h.sim.jobText(h.sim.jobs()[0]!.job_id)!).input.task;
+    expect(task.experience_start_date).toBe(
+      new Date(h.clock.now() - 3650 * 86_400_000).toISOString().slice(0, 10),
+    );
+    // A day later the date sent differs, yet the rows are the same rows: the same persons are no change.
+    h.clock.advance(86_400_000);
+    const second = await cycle(watch);
+    expect(second).toMatchObject({ cycle: 2, checked: 2, baseline: 0, changes: 0 });
+    expect(await h.database.db.selectFrom('watch_rows').select('row_key').execute()).toHaveLength(2);
+  }, 60_000);
+
   it('spreads the checks evenly over the period', async () => {
     const watch = await championsWatch({ every: '50s' });
     const summary = await cycle(watch);
