@@ -17,7 +17,7 @@
  *   hooksync  startReceiver() from dist/, i.e. `hooksync serve` (SQLite file or Postgres URL)
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { serveChannel } from './lib/child-channel.mjs';
@@ -37,18 +37,30 @@ serveChannel({
   async mark() {
     mark = {
       cpu: process.cpuUsage(),
+      threads: threadCpuMs(),
+      // On the clock V8's CPU profiles use: profile-summary.mjs counts only the samples of the window.
+      monotonicUs: Number(process.hrtime.bigint() / 1000n),
       wallMs: performance.now(),
       ...(running.stats ? await running.stats() : {}),
     };
   },
   async stats() {
     const cpu = process.cpuUsage(mark?.cpu);
+    const threads = threadCpuMs();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
+      // CPU over the window by thread: the main thread, the worker threads (serve's store worker).
+      ...(threads && mark?.threads
+        ? {
+            mainCpuMs: threads.main - mark.threads.main,
+            workerCpuMs: threads.workers - mark.threads.workers,
+          }
+        : {}),
       wallMs: performance.now() - (mark?.wallMs ?? 0),
       maxRssMb: process.resourceUsage().maxRSS / 1024,
       ...(running.stats ? await running.stats() : {}),
       backlogAtMark: mark?.backlog,
+      windowUs: [mark?.monotonicUs, Number(process.hrtime.bigint() / 1000n)],
     };
   },
   async settle() {
@@ -60,6 +72,32 @@ serveChannel({
     await running?.close();
   },
 });
+
+/**
+ * CPU ms so far of the main thread and of the worker threads that bench/lib/thread-ids.mjs recorded (from
+ * /proc, in clock ticks of 10 ms); undefined where /proc is not there.
+ */
+function threadCpuMs() {
+  const file = process.env.HOOKSYNC_BENCH_THREADS_FILE;
+  const ticks = (tid) => {
+    try {
+      // Fields after the parenthesized name: state is the 3rd field, utime the 14th, stime the 15th.
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  };
+  try {
+    const workers = file && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    return {
+      main: ticks(process.pid) * 10,
+      workers: workers.reduce((total, tid) => total + ticks(tid), 0) * 10,
+    };
+  } catch {
+    return undefined;
+  }
+}
 
 async function startVariant(options) {
   switch (options.variant) {

@@ -12,7 +12,9 @@
  *   node bench/receiver.mjs --rounds 3 --duration 5 --payloads reveal --variants naive,hooksync
  *   node bench/receiver.mjs --payloads reveal,page   # page: a realistic 250-person page (varied people)
  *   options: --connections 50  --warmup 1  --pg-url postgres://…  --no-pg
- *            --base-dist DIR  the dist/ of another build, served as the variant hooksync-base
+ *            --base-dist DIR  the dist/ of another build (default: $HOOKSYNC_BENCH_REFERENCE_DIST), served
+ *                             as the variant hooksync-base in every round: the ratio new / reference, in
+ *                             req/s and in server CPU per request, shows a regression of the hot path
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
  *
  * Prints markdown tables on stdout (progress on stderr): req/s, p50/p99 latency, server CPU per request,
@@ -21,7 +23,7 @@
  * nothing twice). Exits 1 when that check fails.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,7 @@ import { formatInteger, formatMs, formatRatio, formatSummary, median, summarize 
 
 const SERVER_SCRIPT = new URL('./receiver-server.mjs', import.meta.url);
 const LOAD_SCRIPT = new URL('./receiver-load.mjs', import.meta.url);
+const THREAD_IDS_SCRIPT = new URL('./lib/thread-ids.mjs', import.meta.url);
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** The servers, in table order; `base` is the variant receiver-server.mjs starts. */
@@ -116,13 +119,8 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '50' },
-    payloads: { type: 'string', default: 'reveal,search' },
-    variants: {
-      type: 'string',
-      default: Object.keys(VARIANTS)
-        .filter((name) => name !== 'hooksync-base')
-        .join(','),
-    },
+    payloads: { type: 'string', default: 'reveal,search,page' },
+    variants: { type: 'string' },
     'pg-url': { type: 'string' },
     'no-pg': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
@@ -143,10 +141,24 @@ const TIMINGS = Object.fromEntries(
 );
 const connections = Number(flags.connections);
 const payloads = flags.payloads.split(',').filter(Boolean);
-let variants = flags.variants.split(',').filter(Boolean);
+/** The reference build (issue 31): its dist/, served as hooksync-base beside this build in every round. */
+const baseDist = flags['base-dist'] ?? (process.env.HOOKSYNC_BENCH_REFERENCE_DIST || undefined);
+let variants = (
+  flags.variants ??
+  Object.keys(VARIANTS)
+    .filter((name) => name !== 'hooksync-base' || baseDist !== undefined)
+    .join(',')
+)
+  .split(',')
+  .filter(Boolean);
 for (const name of variants) if (!(name in VARIANTS)) throw new TypeError(`unknown variant ${name}`);
-if (variants.includes('hooksync-base') && !flags['base-dist']) {
-  throw new TypeError('the variant hooksync-base needs --base-dist DIR (the dist/ of another build)');
+if (variants.includes('hooksync-base') && !baseDist) {
+  throw new TypeError(
+    'the variant hooksync-base needs --base-dist DIR or HOOKSYNC_BENCH_REFERENCE_DIST (the dist/ of another build)',
+  );
+}
+if (baseDist !== undefined) {
+  VARIANTS['hooksync-base'].label = `hooksync serve, reference build ${baseDist} (SQLite)`;
 }
 for (const kind of payloads) if (!(kind in POOL_PER_SECOND)) throw new TypeError(`unknown payload ${kind}`);
 if (!existsSync(new URL('../dist/server/start-receiver.js', import.meta.url))) {
@@ -204,6 +216,9 @@ try {
         log(
           `  ${name.padEnd(12)} ${formatInteger(result.requestsPerSecond).padStart(7)} req/s  p50 ${formatMs(result.p50Ms)} ms  ` +
             `p99 ${formatMs(result.p99Ms)} ms  cpu ${formatMs(result.cpuMsPerRequest)} ms/req` +
+            (result.workerCpuMsPerRequest
+              ? ` (main ${formatMs(result.mainCpuMsPerRequest)}, workers ${formatMs(result.workerCpuMsPerRequest)})`
+              : '') +
             (result.check
               ? `  2xx ${result.check.acked}, stored ${result.check.stored}, 2xx not stored ${result.check.missing}` +
                 (result.check.unanswered ? `, unanswered ${result.check.unanswered}` : '')
@@ -250,13 +265,19 @@ async function runOne(name, timing) {
   const variant = VARIANTS[name];
   const database = await createDatabase(variant.stores);
   const profile = flags['cpu-prof'] && variant.base === 'hooksync';
+  const threadsFile = join(workDir, `${randomBytes(6).toString('hex')}.threads`);
   const server = forkChild(SERVER_SCRIPT, [], {
-    execArgv: profile ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : [],
+    execArgv: [
+      '--import',
+      THREAD_IDS_SCRIPT.href,
+      ...(profile ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : []),
+    ],
+    env: { ...process.env, HOOKSYNC_BENCH_THREADS_FILE: threadsFile },
   });
   try {
-    const { url } = await server.call('start', {
+    const { url, pid } = await server.call('start', {
       variant: variant.base,
-      ...(name === 'hooksync-base' ? { dist: flags['base-dist'] } : {}),
+      ...(name === 'hooksync-base' ? { dist: baseDist } : {}),
       databaseUrl: database.url,
       jwksUrl: jwks.url,
       publicJwk: key.publicJwk,
@@ -285,6 +306,13 @@ async function runOne(name, timing) {
       load.off('window-end');
     }
     stats = await (stats ?? server.call('stats'));
+    if (profile) {
+      // The timed window and its answers, for bench/profile-summary.mjs (profiles are named by pid).
+      writeFileSync(
+        join(flags['cpu-prof'], `${pid}.window.json`),
+        JSON.stringify({ variant: name, windowUs: stats.windowUs, completed: timed.completed }),
+      );
+    }
     // hooksync: how long until every job acknowledged so far also has its normalized rows.
     const settled = variant.base === 'hooksync' ? await server.call('settle') : undefined;
     let check;
@@ -311,6 +339,10 @@ async function runOne(name, timing) {
       windowMs: timed.elapsedMs,
       poolExhausted: timed.poolExhausted,
       cpuMsPerRequest: stats.cpuMs / Math.max(1, timed.completed),
+      mainCpuMsPerRequest:
+        stats.mainCpuMs === undefined ? undefined : stats.mainCpuMs / Math.max(1, timed.completed),
+      workerCpuMsPerRequest:
+        stats.workerCpuMs === undefined ? undefined : stats.workerCpuMs / Math.max(1, timed.completed),
       maxRssMb: stats.maxRssMb,
       onward: variant.destination || variant.hubspot ? stats.onward : undefined,
       internals: stats.outcomes
@@ -445,9 +477,9 @@ function report() {
       '',
     );
     out.push(
-      '| server | req/s, median (min–max) | p50 ms | p99 ms | server CPU ms/req | peak RSS MB | non-2xx | 2xx answered = jobs stored? |',
+      '| server | req/s, median (min–max) | p50 ms | p99 ms | server CPU ms/req | of which main thread / worker threads | peak RSS MB | non-2xx | 2xx answered = jobs stored? |',
     );
-    out.push('|---|---:|---:|---:|---:|---:|---:|---|');
+    out.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const name of variants) {
       const runs = results[kind][name];
       const exhausted = runs.filter((r) => r.poolExhausted).length;
@@ -467,6 +499,11 @@ function report() {
           `${formatSummary(summarize(runs.map((r) => r.p50Ms)), formatMs)} | ` +
           `${formatSummary(summarize(runs.map((r) => r.p99Ms)), formatMs)} | ` +
           `${formatMs(median(runs.map((r) => r.cpuMsPerRequest)))} | ` +
+          `${
+            runs.some((r) => r.workerCpuMsPerRequest)
+              ? `${formatMs(median(runs.map((r) => r.mainCpuMsPerRequest)))} / ${formatMs(median(runs.map((r) => r.workerCpuMsPerRequest)))}`
+              : '—'
+          } | ` +
           `${formatInteger(Math.max(...runs.map((r) => r.maxRssMb)))} | ` +
           `${formatInteger(sum(runs, (r) => r.non2xx + r.errors))} | ${check} |`,
       );
@@ -501,11 +538,12 @@ function report() {
 /** hooksync / baseline: ratio of medians, and the paired per-round ratios (min–max). */
 function ratioLines(kind) {
   const lines = [
-    '| ratio (req/s) | median of medians | per round, min–max | target |',
-    '|---|---:|---:|---|',
+    '| ratio | req/s: median of medians | req/s: per round, min–max | server CPU per request (lower is better) | target (req/s) |',
+    '|---|---:|---:|---:|---|',
   ];
   const hooksyncs = ['hooksync', 'hooksync-pg'].filter((name) => variants.includes(name));
-  const line = (label, hRuns, base, ownTarget) => {
+  const cpuOf = (name) => median(results[kind][name].map((r) => r.cpuMsPerRequest));
+  const line = (label, hRuns, base, ownTarget, cpuRatio = '—') => {
     const bRuns = results[kind][base].map((r) => r.requestsPerSecond);
     const ratio = median(hRuns) / median(bRuns);
     const paired = hRuns.map((value, i) => value / bRuns[i]);
@@ -513,7 +551,7 @@ function ratioLines(kind) {
     const verdict =
       target === undefined ? '—' : `≥ ${target.toFixed(1)}×: ${ratio >= target ? 'met' : '**NOT met**'}`;
     lines.push(
-      `| ${label} / ${base} | ${formatRatio(ratio)} | ${formatRatio(Math.min(...paired))}–${formatRatio(Math.max(...paired))} | ${verdict} |`,
+      `| ${label} / ${base === 'hooksync-base' ? VARIANTS[base].label : base} | ${formatRatio(ratio)} | ${formatRatio(Math.min(...paired))}–${formatRatio(Math.max(...paired))} | ${cpuRatio} | ${verdict} |`,
     );
   };
   for (const h of hooksyncs) {
@@ -523,6 +561,9 @@ function ratioLines(kind) {
         VARIANTS[h].label,
         results[kind][h].map((r) => r.requestsPerSecond),
         base,
+        // Issue 31: the reference build's reveals, at least as many per second.
+        base === 'hooksync-base' && kind === 'reveal' && h === 'hooksync' ? 1.0 : undefined,
+        formatRatio(cpuOf(h) / cpuOf(base)),
       );
     }
     if (variants.includes('naive') && results[kind][h].some((r) => r.internals?.backlogEnd > 0)) {

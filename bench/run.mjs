@@ -8,6 +8,8 @@
  *   npm run bench -- --quick                     # a short pass (about 3 minutes)
  *   npm run bench -- --quick --only receiver,startup
  *   npm run bench -- --no-write                  # print only, leave RESULTS.md alone
+ *   npm run bench -- --reference ../ref/dist     # also serve an earlier build in every receiver round
+ *                                                # (or HOOKSYNC_BENCH_REFERENCE_DIST=DIR): new / reference
  *
  * Exits 1 when a benchmark fails (or reports a failed check or missed target through its exit code); the
  * section then says so.
@@ -27,8 +29,11 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    reference: { type: 'string' },
   },
 });
+// The reference build (the dist/ of an earlier commit) the receiver benchmark serves beside this one.
+if (flags.reference !== undefined) process.env.HOOKSYNC_BENCH_REFERENCE_DIST = flags.reference;
 const selected = flags.only ? flags.only.split(',').filter(Boolean) : BENCHMARKS;
 const unknown = selected.filter((name) => !BENCHMARKS.includes(name));
 if (unknown.length > 0) {

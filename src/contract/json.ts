@@ -167,6 +167,14 @@ export function parseJsonText(text: string): unknown {
 }
 
 /**
+ * A received body's text as JSON is read: without a leading byte order mark (U+FEFF), which RFC 8259
+ * section 8.1 lets a parser ignore. Only for the parse: the text stored and hashed keeps every byte.
+ */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * JSON.stringify that writes bigints as their digits (so parseJsonText round-trips them). Throws
  * TypeError for a value JSON cannot represent at the top level (undefined, a function, a symbol).
  */

@@ -46,12 +46,14 @@ export function planClaim(options: {
   readonly attempts: number;
   /** Claimed events waiting for a slot. */
   readonly queued: number;
+  /** Events attempted whose outcome is not written yet (their claims are still held). */
+  readonly recording?: number;
   readonly nowMs: number;
 }): { readonly limit: number; readonly claimedUntilMs: number } {
   const { settings, batchSize, nowMs } = options;
   const { concurrency, timeoutMs, rate } = settings;
   const capacity = laneCapacity(settings, batchSize);
-  const limit = capacity - options.attempts - options.queued;
+  const limit = capacity - options.attempts - options.queued - (options.recording ?? 0);
   // A claim is a write: take a page's worth at a time, not one event per freed slot.
   if (limit <= 0 || (limit < concurrency && options.queued > 0)) return { limit: 0, claimedUntilMs: nowMs };
   const turnsMs = Math.ceil(capacity / (concurrency * batchSize)) * timeoutMs;

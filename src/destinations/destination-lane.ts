@@ -171,6 +171,7 @@ export class DestinationLane {
       batchSize: this.#batchSize,
       attempts: this.#attempts.size,
       queued: this.#queue.length,
+      recording: this.#outcomes.held(),
       nowMs,
     });
     if (limit === 0) return;

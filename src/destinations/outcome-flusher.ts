@@ -20,6 +20,8 @@ export interface OutcomeFlusher {
   push(plans: readonly OutcomePlan[]): void;
   /** Completions not written yet, or a write going on. */
   busy(): boolean;
+  /** Events whose outcome is not written yet (gathered, or in the write going on): still held by the lane. */
+  held(): number;
   /** Resolves once nothing is left to write. */
   settled(): Promise<void>;
 }
@@ -35,13 +37,18 @@ export function createOutcomeFlusher(options: {
 }): OutcomeFlusher {
   const { destination, database, logger, now, metrics } = options;
   let gathered: EventCompletion[] = [];
+  let writing = 0;
   let flushing: Promise<void> | undefined;
   const flush = (): void => {
     if (flushing !== undefined) return;
     flushing = (async () => {
+      // From the next turn of the event loop: the outcomes of every attempt that ends in this one go in
+      // the same write. The lane counts them as held meanwhile (held()), so it claims no more than before.
+      await new Promise((resolve) => setImmediate(resolve));
       while (gathered.length > 0) {
         const batch = gathered;
         gathered = [];
+        writing = batch.length;
         try {
           await whenUnlocked(() =>
             completeEvents(database.db, destination, batch, new Date(now()).toISOString()),
@@ -52,6 +59,7 @@ export function createOutcomeFlusher(options: {
             'could not record destination outcomes; those events will be attempted again',
           );
         }
+        writing = 0;
       }
     })().finally(() => {
       flushing = undefined;
@@ -71,6 +79,7 @@ export function createOutcomeFlusher(options: {
       flush();
     },
     busy: () => gathered.length > 0 || flushing !== undefined,
+    held: () => gathered.length + writing,
     async settled() {
       while (flushing !== undefined) await flushing;
     },

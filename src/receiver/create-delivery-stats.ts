@@ -28,6 +28,8 @@ export function createDeliveryStats(deps: {
   const now = deps.now ?? Date.now;
   let pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
+  let shownHourStart = Number.NaN;
+  let shownHour = '';
 
   async function write(batch: Map<string, number>): Promise<void> {
     if (batch.size === 0) return;
@@ -63,8 +65,13 @@ export function createDeliveryStats(deps: {
 
   return {
     count(outcome) {
-      const hour = new Date(Math.floor(now() / 3_600_000) * 3_600_000).toISOString();
-      const key = `${hour}|${outcome}`;
+      // The hour's text is formatted once per hour, not per delivery (issue 31).
+      const hourStart = Math.floor(now() / 3_600_000) * 3_600_000;
+      if (hourStart !== shownHourStart) {
+        shownHourStart = hourStart;
+        shownHour = new Date(hourStart).toISOString();
+      }
+      const key = `${shownHour}|${outcome}`;
       pending.set(key, (pending.get(key) ?? 0) + 1);
     },
     flush,

@@ -4,7 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-/** Metric handles shared by the receiver, the key-set cache and reconcile. */
+/** Metric handles shared by the receiver and the key-set cache (reconcile's are server/reconcile-metrics.ts). */
 export interface ReceiverMetrics {
   readonly registry: Registry;
   /** Deliveries by outcome: stored, updated, duplicate, replay, refused, retry_later, overloaded, ... */
@@ -13,8 +13,6 @@ export interface ReceiverMetrics {
   readonly commitSeconds: Histogram;
   readonly keySetRefreshes: Counter<'result'>;
   readonly quarantineSize: Gauge;
-  /** Jobs reconcile recovered that never came by webhook: the signal that callbacks are being lost. */
-  readonly reconcileRecovered: Counter<'kind'>;
   /** Jobs whose normalized rows the normalizer wrote after their acknowledgement. */
   readonly normalized: Counter;
   readonly normalizationBacklog: Gauge;
@@ -91,12 +89,6 @@ export function createMetrics(
       async collect() {
         if (quarantineCount) this.set(await quarantineCount());
       },
-    }),
-    reconcileRecovered: new Counter({
-      name: 'hooksync_reconcile_recovered_total',
-      help: 'Jobs recovered by reconcile that never arrived by webhook (callbacks are being lost)',
-      labelNames: ['kind'],
-      registers: [registry],
     }),
     normalized: new Counter({
       name: 'hooksync_normalized_total',

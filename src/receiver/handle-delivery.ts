@@ -101,7 +101,7 @@ export interface HandlerContext {
     text: string,
     envelope: unknown,
     source: 'webhook' | 'finder',
-    token?: { jti: string; expiresAt: Date; bodyHash: string },
+    token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
   ): Promise<DeliveryAnswer>;
 }
 
@@ -167,8 +167,16 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
           envelopeText: text,
           envelope,
           source,
-          // The body hash the verifier checked over these exact bytes is the payload hash.
-          ...(token ? { jti: token.jti, tokenExpiresAt: token.expiresAt, payloadHash: token.bodyHash } : {}),
+          // The body hash the verifier checked over these exact bytes is the payload hash, and the bytes
+          // are what is compressed (the text is the same bytes decoded: not encoded again).
+          ...(token
+            ? {
+                jti: token.jti,
+                tokenExpiresAt: token.expiresAt,
+                payloadHash: token.bodyHash,
+                envelopeBytes: token.body,
+              }
+            : {}),
         });
         metrics?.commitSeconds.observe((performance.now() - started) / 1000);
         if (result.outcome === 'replay' && token) {
@@ -180,7 +188,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
               message: 'the token jti was already used for another job or body',
               claimedJobId: result.job_id,
               kind: result.kind,
-              body: Buffer.from(text, 'utf8'),
+              body: token.body,
               vouched: true,
             });
           }
@@ -211,8 +219,19 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     });
   }
 
+  // The counter's child per outcome and reason, found once (prom-client hashes the labels on every lookup).
+  const counters = new Map<string, { inc(): void }>();
   const count = (answer: DeliveryAnswer): DeliveryAnswer => {
-    metrics?.deliveries.inc({ outcome: answer.outcome, reason: answer.reason ?? '' });
+    if (metrics) {
+      const reason = answer.reason ?? '';
+      const key = `${answer.outcome}\u0000${reason}`;
+      let counter = counters.get(key);
+      if (counter === undefined) {
+        counter = metrics.deliveries.labels({ outcome: answer.outcome, reason });
+        counters.set(key, counter);
+      }
+      counter.inc();
+    }
     deps.stats?.count(answer.outcome);
     return answer;
   };

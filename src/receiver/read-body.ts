@@ -103,6 +103,8 @@ export function streamBody(
   options: StreamBodyOptions,
 ): Promise<{ body: Buffer; reservedBytes: number }> {
   const { limitBytes, hash } = options;
+  const arrived = takeArrivedBody(request, options);
+  if (arrived !== undefined) return arrived;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -149,6 +151,37 @@ export function streamBody(
     });
   });
 }
+
+/**
+ * The body at once when it has already arrived whole (a small body comes in the packet of its headers, and
+ * the HTTP parser has buffered it while the token was checked): no flowing mode, listeners or deadline
+ * timer per request (issue 31). The same limit and memory budget apply; undefined when the body is not all
+ * there yet (then it is streamed).
+ */
+function takeArrivedBody(
+  request: IncomingMessage,
+  options: StreamBodyOptions,
+): Promise<{ body: Buffer; reservedBytes: number }> | undefined {
+  if (!request.complete || request.destroyed || request.readableFlowing === true) return undefined;
+  const size = request.readableLength;
+  if (size > options.limitBytes) return undefined;
+  let reserved = options.reservedBytes ?? 0;
+  if (size > reserved) {
+    const more = Math.max(size - reserved, 64 * 1024);
+    if (!options.reserve?.(more)) {
+      request.pause();
+      return Promise.reject(new BodyReadError('over_budget', 'the memory budget for bodies is spent'));
+    }
+    reserved += more;
+  }
+  // In paused mode, read() hands over everything buffered (null only when nothing is: then it is streamed).
+  const body = size === 0 ? EMPTY_BODY : (request.read() as Buffer | null);
+  if (body === null) return undefined;
+  options.hash?.update(body);
+  return Promise.resolve({ body, reservedBytes: reserved });
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
 
 /**
  * Reads at most `maxBytes` of the body (an unauthenticated one), within `deadlineMs`. `complete` says

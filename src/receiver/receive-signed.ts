@@ -158,6 +158,7 @@ export async function completeSigned(
     jti: verified.jti,
     expiresAt: verified.expiresAt,
     bodyHash: claims.body_hash,
+    body,
   });
 }
 

@@ -80,6 +80,7 @@ export async function reconcileEntries(
         await markReceived(db, entry.job_id, nowIso());
         if (!result.duplicate) {
           counts.recovered += 1;
+          counts.recovered_by_kind[result.kind] = (counts.recovered_by_kind[result.kind] ?? 0) + 1;
           logger.warn(
             { job_id: entry.job_id, kind: result.kind, status: result.status, origin: entry.origin },
             'recovered a job whose callback never arrived',

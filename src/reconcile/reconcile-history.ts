@@ -114,3 +114,55 @@ function parseReport(text: string | null): ReconcileReport | undefined {
     return undefined;
   }
 }
+
+/** A place in the runs ordered by when they finished (then by id): where a reader of finished runs stands. */
+export interface FinishedRunMark {
+  readonly finishedAt: string;
+  readonly id: string;
+}
+
+/** A run that has finished, with its report (undefined for a run closed as abandoned). */
+export interface FinishedRun {
+  readonly mark: FinishedRunMark;
+  readonly status: string;
+  readonly report: ReconcileReport | undefined;
+}
+
+/** The last run that has finished, whoever ran it (serve, cron, the CLI, another replica); undefined when none. */
+export async function latestFinishedRunMark(db: Kysely<Database>): Promise<FinishedRunMark | undefined> {
+  const row = await db
+    .selectFrom('reconcile_runs')
+    .select(['id', 'finished_at'])
+    .where('finished_at', 'is not', null)
+    .orderBy('finished_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.finished_at == null ? undefined : { finishedAt: row.finished_at, id: row.id };
+}
+
+/** Runs finished after `mark` (all when undefined), oldest first, at most `limit`. */
+export async function listRunsFinishedAfter(
+  db: Kysely<Database>,
+  mark: FinishedRunMark | undefined,
+  limit = 500,
+): Promise<FinishedRun[]> {
+  let query = db
+    .selectFrom('reconcile_runs')
+    .select(['id', 'finished_at', 'status', 'report'])
+    .where('finished_at', 'is not', null);
+  if (mark !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('finished_at', '>', mark.finishedAt),
+        eb.and([eb('finished_at', '=', mark.finishedAt), eb('id', '>', mark.id)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('finished_at').orderBy('id').limit(limit).execute();
+  return rows.map((row) => ({
+    mark: { finishedAt: row.finished_at ?? '', id: row.id },
+    status: row.status,
+    report: parseReport(row.report),
+  }));
+}

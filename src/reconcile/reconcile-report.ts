@@ -1,6 +1,7 @@
 /**
  * What a reconcile run did: the report the run returns, the JSON the CLI prints and the history keeps.
  */
+import type { JobKind } from '../contract/enums.js';
 import type { AnyErrorCode } from '../errors.js';
 
 /** How a run ended. */
@@ -28,6 +29,8 @@ export interface ReconcileCounts {
   fetched: number;
   /** Finished jobs stored by this run that had never arrived otherwise (callbacks lost). */
   recovered: number;
+  /** `recovered` by job kind (read back by `hooksync_reconcile_recovered_total{kind}`). */
+  recovered_by_kind: Partial<Record<JobKind, number>>;
   /** Entries still pending after this run: RUNNING, backing off after a failure, or rate limited. */
   still_pending: number;
   /** Of those, the jobs the finder showed as RUNNING (checked again by the next run). */
@@ -86,6 +89,7 @@ export function createEmptyCounts(): ReconcileCounts {
     already_received: 0,
     fetched: 0,
     recovered: 0,
+    recovered_by_kind: {},
     still_pending: 0,
     running: 0,
     not_found: 0,

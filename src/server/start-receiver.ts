@@ -32,6 +32,7 @@ import { startJobStore } from './parts/start-job-store.js';
 import { startKeySet } from './parts/start-key-set.js';
 import { startReconcileSchedule } from './parts/start-reconcile-schedule.js';
 import { startWatchesPart } from './parts/start-watches-part.js';
+import { registerReconcileMetrics } from './reconcile-metrics.js';
 
 export { DELIVERY_PURGE_INTERVAL_MS } from './parts/start-delivery-purge.js';
 
@@ -70,6 +71,8 @@ export interface StartReceiverOptions {
   port?: number;
   /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
   reconcileCron?: string;
+  /** Grace period of those runs, as `reconcile --older-than` (default 15 min). */
+  reconcileOlderThanMs?: number;
   /**
    * Where jobs are written: `worker` (default), a thread of its own that commits and then derives the
    * normalized rows; `main`, this thread, rows in the storing transaction (an in-memory database, whose
@@ -153,6 +156,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });
+    // Read from the recorded runs: they count runs from cron and the CLI too.
+    registerReconcileMetrics(metrics.registry, db, { logger });
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
         databaseUrl: config.databaseUrl,

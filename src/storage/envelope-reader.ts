@@ -10,7 +10,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Kysely, SqliteAdapter } from 'kysely';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../contract/json.js';
 import type { Database } from './database.js';
 import { decodeEnvelope } from './envelope-codec.js';
 import { decodePersonTexts } from './person-texts.js';
@@ -87,7 +87,7 @@ export type EnvelopeReader = (jobId: string) => MaybePromise<unknown>;
 function parsed(stored: Uint8Array | undefined): unknown {
   if (stored === undefined) return undefined;
   try {
-    return parseJsonText(decodeEnvelope(stored));
+    return parseJsonText(withoutByteOrderMark(decodeEnvelope(stored)));
   } catch {
     return undefined;
   }

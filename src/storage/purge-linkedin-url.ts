@@ -3,6 +3,7 @@
  * without trailing slashes). SQL only pre-filters with a LIKE pattern that can over-match but never
  * under-match; the exact comparison is made here, in one place, so that both dialects decide alike.
  */
+import { withoutByteOrderMark } from '../contract/json.js';
 
 /** Fewest characters a normalized URL may have (the interface's LinkedIn values are 3 to 500). */
 export const MIN_LINKEDIN_URL_LENGTH = 3;
@@ -71,7 +72,7 @@ export function jsonMentionsLinkedinUrl(root: unknown, needle: string): boolean 
 export function textMentionsLinkedinUrl(text: string, needle: string): boolean {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(withoutByteOrderMark(text));
   } catch {
     return text.toLowerCase().includes(needle);
   }

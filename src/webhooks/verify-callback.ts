@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { claimedJobId } from '../contract/job-kind.js';
-import { parseJsonText } from '../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../contract/json.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import type { WebhookClaims } from '../contract/webhook-signature.js';
 import { SignatureError } from '../errors.js';
@@ -13,7 +13,8 @@ import type { KeySource } from './key-source.js';
 import { assertTokenTimes } from './parse-webhook-claims.js';
 import { verifyToken } from './verify-token.js';
 
-const bodyDecoder = new TextDecoder('utf-8', { fatal: true });
+/** Keeps a byte order mark: the text is the body to store, byte for byte (the parse skips the mark). */
+const bodyDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** What one verification needs. */
 export interface VerifyCallbackInput {
@@ -113,7 +114,7 @@ export function verifiedBody(claims: WebhookClaims, kid: string, body: Uint8Arra
 function parseBody(body: Uint8Array): { text: string; envelope: unknown } {
   try {
     const text = bodyDecoder.decode(body);
-    return { text, envelope: parseJsonText(text) };
+    return { text, envelope: parseJsonText(withoutByteOrderMark(text)) };
   } catch (cause) {
     throw new SignatureError('BODY_MALFORMED_JSON', 'body is not UTF-8 JSON', { cause });
   }

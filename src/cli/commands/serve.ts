@@ -1,8 +1,9 @@
 /** `hooksync serve`: the webhook receiver. */
 import type { Command } from 'commander';
+import { parseDuration } from '../../config/parse-duration.js';
 import { loadDestinations } from '../../destinations/load-destinations.js';
 import { claimSqliteFile } from '../claim-sqlite-file.js';
-import type { CliContext } from '../context.js';
+import { type CliContext, CliError, EXIT_USAGE } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
@@ -13,6 +14,7 @@ interface ServeFlags {
   jwksUrl?: string;
   unsigned?: string;
   reconcileCron?: string;
+  reconcileOlderThan?: string;
   apiBaseUrl?: string;
   apiKey?: string;
   databaseUrl?: string;
@@ -40,6 +42,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--reconcile-cron <expr>',
       'also run reconcile on this cron schedule, e.g. "0 3 * * *" (runs never overlap)',
+    )
+    .option(
+      '--reconcile-older-than <duration>',
+      'with --reconcile-cron: only entries at least this old, as reconcile --older-than (default 15m)',
     )
     .option(
       '--destinations <file>',
@@ -72,6 +78,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       destinationsFile: flags.destinations,
       watchesFile: flags.watches,
     });
+    const reconcileOlderThanMs = reconcileGrace(flags);
     const logger = createLogger(config.logLevel);
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
@@ -90,6 +97,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         config,
         logger,
         ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
+        ...(reconcileOlderThanMs !== undefined ? { reconcileOlderThanMs } : {}),
         ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
         destinations,
         watches,
@@ -106,4 +114,20 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     logger.info('closed');
     logger.flush();
   });
+}
+
+/** `--reconcile-older-than` in ms, read as `reconcile --older-than` reads it; only with --reconcile-cron. */
+function reconcileGrace(flags: ServeFlags): number | undefined {
+  if (flags.reconcileOlderThan === undefined) return undefined;
+  if (flags.reconcileCron === undefined) {
+    throw new CliError(
+      '--reconcile-older-than needs --reconcile-cron (it sets the grace period of those runs)',
+      EXIT_USAGE,
+    );
+  }
+  try {
+    return parseDuration(flags.reconcileOlderThan);
+  } catch (error) {
+    throw new CliError(`--reconcile-older-than: ${(error as Error).message}`, EXIT_USAGE);
+  }
 }

@@ -1,22 +1,22 @@
 /**
- * How a CRM client retries one call: through p-retry, with one small policy object per CRM. A retry here
+ * How a CRM client retries one call: through the outbound clients' one retry mechanism
+ * (client/retry-with-policy.ts, p-retry under a policy object), with one small policy per CRM. A retry here
  * is a short one inside one attempt of the lane (a 5xx, a dropped connection, a lock, search's one-second
  * window); what the policy does not retry goes back to the lane as a `CrmError`, whose schedule (or, for a
  * rate limit, its deferral of every pending event) takes over.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import pRetry from 'p-retry';
+import { retryWithPolicy } from '../../client/retry-with-policy.js';
 import { CrmError } from '../../errors.js';
 
 /** A CRM client's retry rules. */
 export interface CrmRetryPolicy {
   /** Retries after the first attempt, at most. */
   readonly retries: number;
-  /** Whether `error`, met on attempt `attempt` (1-based), is worth another try now. */
-  shouldRetry(error: CrmError, attempt: number): boolean;
+  /** Whether `error` is worth another try now. */
+  shouldRetry(error: CrmError): boolean;
   /**
-   * How long to wait before the next try: from the server when it says (Retry-After, a rate-limit window),
-   * otherwise the policy's own backoff.
+   * How long to wait before the next try, `attempt` being the 1-based number of the try that failed: from
+   * the server when it says (Retry-After, a rate-limit window), otherwise the policy's own backoff.
    */
   delayMs(error: CrmError, attempt: number): number;
 }
@@ -34,19 +34,17 @@ export async function withCrmRetries<T>(
   call: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await pRetry(call, {
-      retries: policy.retries,
-      // The wait is the policy's, slept in shouldRetry (p-retry has no per-try delay of its own).
-      minTimeout: 0,
-      factor: 1,
-      signal,
-      shouldRetry: async ({ error, attemptNumber }) => {
-        if (!(error instanceof CrmError) || signal.aborted || !policy.shouldRetry(error, attemptNumber))
-          return false;
-        await sleep(policy.delayMs(error, attemptNumber), undefined, { signal });
-        return true;
+    return await retryWithPolicy(
+      () => call(),
+      {
+        retries: policy.retries,
+        // A CRM call's attempt is bounded by the lane's timeout (the signal), not by a budget of its own.
+        retryBudgetMs: Number.POSITIVE_INFINITY,
+        shouldRetry: (error) => error instanceof CrmError && policy.shouldRetry(error),
+        delayMs: (error, retryIndex) => policy.delayMs(error as CrmError, retryIndex + 1),
       },
-    });
+      { signal },
+    );
   } catch (error) {
     if (signal.aborted && !(error instanceof CrmError && error.status !== null)) throw timedOut(error);
     throw error;

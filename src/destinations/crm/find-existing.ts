@@ -21,6 +21,12 @@ export interface FindInput {
   readonly idProperty: string;
   readonly key: string;
   readonly carriedId: string | undefined;
+  /**
+   * Whether the key field is one people fill in themselves (HubSpot's `email`): a read by key then finds
+   * what they typed, cheaper than a search. A key of hooksync's own (a unique custom field) is read from
+   * the search's answer instead, which carries each candidate's key.
+   */
+  readonly readFirst: boolean;
   readonly lookups: ReadonlyArray<{ readonly field: SearchField; readonly value: string }>;
 }
 
@@ -59,17 +65,14 @@ export async function findExisting(options: {
   if (open.length === 0) return fill(found, inputs);
   const idProperty = open[0]!.idProperty;
   const keyed = new Map<string, string>();
-  for (const chunk of chunksOf(open, adapter.limits.readBatch)) {
-    const held = await adapter.read(
-      object,
-      idProperty,
-      chunk.map((input) => input.key),
-      [],
-      signal,
-    );
-    for (const [key, record] of held) keyed.set(key, record.id);
+  for (const chunk of chunksOf(
+    open.filter((input) => input.readFirst),
+    adapter.limits.readBatch,
+  )) {
+    const keys = chunk.map((input) => input.key);
+    for (const [key, record] of await adapter.read(object, idProperty, keys, [], signal))
+      keyed.set(key, record.id);
   }
-  await store?.record(object, keyed);
   open = open.filter((input) => !keyed.has(input.key));
   const fields = [...new Set(open.flatMap((input) => input.lookups.map((lookup) => lookup.field)))];
   for (const field of fields) {
@@ -85,10 +88,16 @@ export async function findExisting(options: {
     );
     const settled = new Set<string>();
     for (const input of asking) {
+      const all = candidates.get(lookupValue(input)) ?? [];
+      const own = all.find((candidate) => candidate.key?.trim().toLowerCase() === input.key);
+      if (own !== undefined) {
+        // Already keyed (written or stamped before): written by its key.
+        keyed.set(input.key, own.id);
+        settled.add(input.key);
+        continue;
+      }
       // A record that carries another key of ours belongs to that key, not to this one.
-      const ids = (candidates.get(lookupValue(input)) ?? [])
-        .filter((candidate) => candidate.key === undefined)
-        .map((c) => c.id);
+      const ids = all.filter((candidate) => candidate.key === undefined).map((candidate) => candidate.id);
       if (ids.length === 0) continue;
       settled.add(input.key);
       found.set(
@@ -100,6 +109,7 @@ export async function findExisting(options: {
     }
     open = open.filter((input) => !settled.has(input.key));
   }
+  await store?.record(object, keyed);
   return fill(found, inputs);
 }
 

@@ -154,6 +154,7 @@ export async function syncBatch(options: {
         idProperty: settings.keys.companyKey,
         key: record.key,
         carriedId: record.carriedId,
+        readFirst: false,
         lookups: [{ field: 'domain', value: record.key }],
       },
     })),
@@ -184,6 +185,7 @@ export async function syncBatch(options: {
           idProperty,
           key: record.key,
           carriedId: record.carriedId,
+          readFirst: record.email === record.key,
           lookups: [
             // An e-mail key is the CRM's own e-mail field: the read by key already looked there.
             ...(record.email !== undefined && record.email !== record.key

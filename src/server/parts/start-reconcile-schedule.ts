@@ -8,7 +8,7 @@ import { NOTHING_TO_CLOSE, type ServePart } from './serve-part.js';
 
 /** Schedules reconcile when `options.reconcileCron` is set (the config check made sure of a client). */
 export const startReconcileSchedule: ServePart = async (context) => {
-  const { options, client, database, store, logger, now, metrics } = context;
+  const { options, client, database, store, logger, now } = context;
   const cron = options.reconcileCron;
   if (cron === undefined || client === undefined) return NOTHING_TO_CLOSE;
   const controller = new AbortController();
@@ -17,15 +17,11 @@ export const startReconcileSchedule: ServePart = async (context) => {
     cron,
     logger,
     run: () => {
-      const run = runReconcile({
-        db: database.db,
-        client,
-        store,
-        logger,
-        now,
-        signal: controller.signal,
-        onRecovered: (kind) => metrics.reconcileRecovered.inc({ kind }),
-      });
+      // Its counters on /metrics are read from the recorded runs (server/reconcile-metrics.ts).
+      const run = runReconcile(
+        { db: database.db, client, store, logger, now, signal: controller.signal },
+        options.reconcileOlderThanMs === undefined ? {} : { olderThanMs: options.reconcileOlderThanMs },
+      );
       const settled = run.catch(() => undefined).finally(() => runs.delete(settled));
       runs.add(settled);
       return run;

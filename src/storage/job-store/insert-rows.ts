@@ -17,7 +17,20 @@ export async function insertRows<T extends BulkTable>(
   runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
   // Kysely's insert typing is per table; the union T is only resolved at run time here.
-  await runner.run(db, rows as readonly Insertable<Database[BulkTable]>[], (trx, chunk) =>
-    trx.insertInto(table as BulkTable).values(chunk as Insertable<Database[BulkTable]>[]),
-  );
+  await runner.run(db, rows as readonly Insertable<Database[BulkTable]>[], INSERTS[table]);
 }
+
+type BulkRows = readonly Insertable<Database[BulkTable]>[];
+
+function insertInto(table: BulkTable) {
+  return (trx: Kysely<Database>, chunk: BulkRows) =>
+    trx.insertInto(table).values(chunk as Insertable<Database[BulkTable]>[]);
+}
+
+/** One statement builder per table, the same function on every call: the row runner compiles each once. */
+const INSERTS = {
+  persons: insertInto('persons'),
+  companies: insertInto('companies'),
+  job_changes: insertInto('job_changes'),
+  quarantine: insertInto('quarantine'),
+} satisfies Record<BulkTable, unknown>;

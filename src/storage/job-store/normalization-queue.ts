@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
-import { parseJsonText } from '../../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { chunkForParameters } from '../chunk-for-parameters.js';
 import type { Database } from '../database.js';
 import { decodeEnvelope } from '../envelope-codec.js';
@@ -64,7 +64,12 @@ export async function enqueueNormalization(
   entries: readonly QueueEntry[],
   runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
-  await runner.run(trx, entries, (t, chunk) => t.insertInto('normalization_queue').values(chunk));
+  await runner.run(trx, entries, insertQueueEntries);
+}
+
+/** One function for every call, so that the row runner compiles its statement once. */
+function insertQueueEntries(t: Kysely<Database>, chunk: readonly QueueEntry[]) {
+  return t.insertInto('normalization_queue').values(chunk);
 }
 
 /**
@@ -159,7 +164,7 @@ async function normalizeChunk(
 export function rowsFromText(text: string, kind: JobKind, jobId: string): NormalizedRows {
   let envelope: unknown;
   try {
-    envelope = parseJsonText(text);
+    envelope = parseJsonText(withoutByteOrderMark(text));
   } catch {
     envelope = undefined;
   }

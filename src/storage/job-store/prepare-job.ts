@@ -8,10 +8,10 @@
 import type { JobKind } from '../../contract/enums.js';
 import { checkEnvelopeForKind } from '../../contract/envelope.js';
 import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
-import { parseJsonText } from '../../contract/json.js';
+import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
 import { computeBodyHash } from '../../contract/webhook-signature.js';
-import { encodeEnvelope } from '../envelope-codec.js';
+import { DICTIONARY_MAX_BYTES, encodeBytes } from '../envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
 import { asRecord, member, textOrNull } from '../normalize-values.js';
 import type { JobSource } from './job-store-tables.js';
@@ -20,6 +20,11 @@ import type { JobSource } from './job-store-tables.js';
 export interface StoreInput {
   /** The envelope exactly as it arrived: stored verbatim. */
   readonly envelopeText: string;
+  /**
+   * The same envelope as the UTF-8 bytes that arrived, when the caller holds them (a verified body):
+   * compressed as they are, instead of encoding the text to bytes again. Must be exactly the text's bytes.
+   */
+  readonly envelopeBytes?: Uint8Array;
   /** The same envelope already parsed with parseJsonText (skips a second parse). */
   readonly envelope?: unknown;
   readonly source: JobSource;
@@ -103,6 +108,45 @@ const PAYLOAD_HASH = /^[A-Za-z0-9_-]{43}$/;
  * quarantines those), a bad source, jti, hash or date.
  */
 export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true): PreparedJob {
+  return { ...prepareFields(input, nowMs, deriveRows), envelopeZ: plainBytes(encodeBytes(bytesOf(input))) };
+}
+
+/**
+ * A job prepared on the thread that verified it, for `serve`'s store worker: a small envelope (up to
+ * DICTIONARY_MAX_BYTES, a reveal or a job change) is left as its bytes, in a buffer of its own that can be
+ * transferred, for the worker to compress ({@link encodeJob}): the dictionary deflate then costs the thread
+ * that reads requests nothing (issue 31). A large one is compressed here as by {@link prepareJob}, where it
+ * was parsed: the worker writes those pages' rows.
+ */
+export function prepareJobForWorker(input: StoreInput, nowMs: number): JobToEncode {
+  const fields = prepareFields(input, nowMs, true);
+  const bytes = bytesOf(input);
+  return bytes.length <= DICTIONARY_MAX_BYTES
+    ? { ...fields, envelopeBytes: new Uint8Array(bytes) }
+    : { ...fields, envelopeZ: plainBytes(encodeBytes(bytes)) };
+}
+
+/** A job whose envelope may still be its bytes, waiting to be compressed by the store's thread. */
+export type JobToEncode = Omit<PreparedJob, 'envelopeZ'> &
+  ({ readonly envelopeZ: Uint8Array } | { readonly envelopeBytes: Uint8Array });
+
+/** `job` with its envelope compressed (as is when it already was). */
+export function encodeJob(job: JobToEncode): PreparedJob {
+  if ('envelopeZ' in job) return job;
+  const { envelopeBytes, ...rest } = job;
+  return { ...rest, envelopeZ: plainBytes(encodeBytes(envelopeBytes)) };
+}
+
+/** The envelope's exact bytes: the ones that arrived when the caller holds them, else its text's. */
+function bytesOf(input: StoreInput): Uint8Array {
+  return input.envelopeBytes ?? Buffer.from(input.envelopeText, 'utf8');
+}
+
+function prepareFields(
+  input: StoreInput,
+  nowMs: number,
+  deriveRows: boolean,
+): Omit<PreparedJob, 'envelopeZ'> {
   if (typeof input?.envelopeText !== 'string') throw new TypeError('store: envelopeText must be a string');
   if (!SOURCES.has(input.source)) throw new TypeError(`store: unknown source ${String(input.source)}`);
   if (input.jti !== undefined && (typeof input.jti !== 'string' || input.jti === '')) {
@@ -116,7 +160,7 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
   let envelope = input.envelope;
   if (!('envelope' in input) || envelope === undefined) {
     try {
-      envelope = parseJsonText(input.envelopeText);
+      envelope = parseJsonText(withoutByteOrderMark(input.envelopeText));
     } catch (error) {
       throw new TypeError('store: envelopeText is not JSON (quarantine it instead)', { cause: error });
     }
@@ -137,7 +181,6 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
     startDate: stringOrNull(member(root, 'start_date')),
     stopDate: stringOrNull(member(root, 'stop_date')),
     envelopeChars: input.envelopeText.length,
-    envelopeZ: plainBytes(encodeEnvelope(input.envelopeText)),
     payloadHash: input.payloadHash ?? computeBodyHash(input.envelopeText),
     source: input.source,
     schemaCheck: checkSchema(envelope, kind),

@@ -6,57 +6,70 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
+import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** The event kind a destination names to receive watch changes (docs/watches.md). */
 export const WATCH_CHANGE_KIND = 'watch_change';
 
-/** Job ids per statement: far below both dialects' parameter limits. */
+/** Change ids per statement: far below both dialects' parameter limits. */
 const IDS_PER_STATEMENT = 500;
 
 /**
  * Records the outbox events of `jobIds`, just written in the open transaction `trx` (each at its current
- * revision, which is the one this transaction wrote), stamped `nowIso`.
+ * revision, which is the one this transaction wrote), stamped `nowIso`. Through the row runner: on SQLite
+ * one prepared statement run per job, compiled once; on Postgres one statement per chunk of jobs.
  */
 export async function recordOutboxEvents(
   trx: Kysely<Database>,
   jobIds: readonly string[],
   nowIso: string,
+  runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
-  for (let start = 0; start < jobIds.length; start += IDS_PER_STATEMENT) {
-    const chunk = jobIds.slice(start, start + IDS_PER_STATEMENT);
-    await trx
-      .insertInto('outbox_events')
-      .columns([
-        'destination',
-        'job_id',
-        'revision',
-        'status',
-        'attempts',
-        'next_attempt_at',
-        'created_at',
-        'updated_at',
-      ])
-      .expression((eb) =>
-        eb
-          .selectFrom('jobs')
-          // CROSS JOIN keeps jobs as SQLite's outer loop: the job_id index finds the few jobs of the batch,
-          // then each meets the handful of routes. An inner join let SQLite scan every stored job per route.
-          .crossJoin('destination_kinds as dk')
-          .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
-          .select((s) => [
-            'dk.destination',
-            'jobs.job_id',
-            'jobs.revision',
-            sql.lit('pending').as('status'),
-            s.lit(0).as('attempts'),
-            s.val(nowIso).as('next_attempt_at'),
-            s.val(nowIso).as('created_at'),
-            s.val(nowIso).as('updated_at'),
-          ])
-          .where('jobs.job_id', 'in', chunk),
-      )
-      .execute();
-  }
+  await runner.run(
+    trx,
+    jobIds.map((id) => ({ job_id: id, now: nowIso })),
+    insertEvents,
+  );
+}
+
+/** The events of `rows`' jobs (every row's `now` is the same batch time); the same function on every call. */
+function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; now: string }[]) {
+  const nowIso = rows[0]!.now;
+  return trx
+    .insertInto('outbox_events')
+    .columns([
+      'destination',
+      'job_id',
+      'revision',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'created_at',
+      'updated_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('jobs')
+        // CROSS JOIN keeps jobs as SQLite's outer loop: the job_id index finds the jobs of the batch, then
+        // each meets the handful of routes. An inner join let SQLite scan every stored job per route.
+        .crossJoin('destination_kinds as dk')
+        .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
+        .select((s) => [
+          'dk.destination',
+          'jobs.job_id',
+          'jobs.revision',
+          sql.lit('pending').as('status'),
+          s.lit(0).as('attempts'),
+          s.val(nowIso).as('next_attempt_at'),
+          s.val(nowIso).as('created_at'),
+          s.val(nowIso).as('updated_at'),
+        ])
+        .where(
+          'jobs.job_id',
+          'in',
+          rows.map((row) => row.job_id),
+        ),
+    );
 }
 
 /**

@@ -108,6 +108,30 @@ function isBindable(value: unknown): boolean {
  * statements that do not bind each column's value as a parameter.
  */
 export function createSqliteRowRunner(connection: PreparingConnection): RowRunner {
+  // Each build's plan, by the columns it was compiled for: Kysely builds and compiles a statement only the
+  // first time (issue 31: compiling every statement of every batch again cost the store worker ~10 % of its
+  // CPU per reveal). A build passed as the same function each time must not capture values that change
+  // between calls: they go in the rows. A build made anew per call (an inline closure) is simply compiled
+  // each time, as before; the WeakMap lets it go.
+  const plans = new WeakMap<object, Map<string, ParameterPlan | null>>();
+  const cachedPlan = <R extends object, O>(
+    trx: Kysely<Database>,
+    columns: readonly string[],
+    build: BuildRowsStatement<R, O>,
+  ): ParameterPlan | undefined => {
+    let byColumns = plans.get(build);
+    if (byColumns === undefined) {
+      byColumns = new Map();
+      plans.set(build, byColumns);
+    }
+    const key = columns.join('\u0000');
+    let plan = byColumns.get(key);
+    if (plan === undefined) {
+      plan = planParameters(trx, columns, build) ?? null;
+      byColumns.set(key, plan);
+    }
+    return plan ?? undefined;
+  };
   return {
     async run<R extends object, O>(
       trx: Kysely<Database>,
@@ -117,17 +141,14 @@ export function createSqliteRowRunner(connection: PreparingConnection): RowRunne
       const first = rows[0];
       if (first === undefined) return [];
       const columns = Object.keys(first);
-      const uniform = rows.every(
-        (row) => sameKeys(Object.keys(row), columns) && Object.values(row).every(isBindable),
-      );
-      const plan = uniform ? planParameters(trx, columns, build) : undefined;
+      const rowValues = uniformValues(rows, columns);
+      const plan = rowValues === undefined ? undefined : cachedPlan(trx, columns, build);
       if (plan === undefined) return CHUNKED_ROW_RUNNER.run(trx, rows, build);
       const prepared = connection.prepare(plan.sql);
       const { sources, constants } = plan;
       const parameters: unknown[] = new Array(sources.length);
       const results: O[] = [];
-      for (const row of rows) {
-        const values = Object.values(row);
+      for (const values of rowValues!) {
         for (let i = 0; i < sources.length; i++) {
           const source = sources[i]!;
           parameters[i] = source >= 0 ? values[source] : constants[i];
@@ -138,6 +159,19 @@ export function createSqliteRowRunner(connection: PreparingConnection): RowRunne
       return results;
     },
   };
+}
+
+/** Each row's values, when every row has `columns` in that order and only values it can bind; else undefined. */
+function uniformValues(rows: readonly object[], columns: readonly string[]): unknown[][] | undefined {
+  const all: unknown[][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (!sameKeys(Object.keys(row), columns)) return undefined;
+    const values = Object.values(row);
+    if (!values.every(isBindable)) return undefined;
+    all[i] = values;
+  }
+  return all;
 }
 
 function sameKeys(keys: readonly string[], columns: readonly string[]): boolean {

@@ -1,10 +1,17 @@
 /**
  * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
  * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope
- * compressed, its rows; neither its text nor its parsed form), quarantined bodies as bytes, errors as their fields.
+ * compressed, or a small one's bytes for the worker to compress, transferred; its rows; neither its text
+ * nor its parsed form), quarantined bodies as bytes, errors as their fields.
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
+import type { JobToEncode } from './prepare-job.js';
+
+/** An operation as it crosses: a job's small envelope may still be its bytes (the worker compresses it). */
+export type WireOperation =
+  | Exclude<StoreOperation, { readonly type: 'job' }>
+  | { readonly type: 'job'; readonly job: JobToEncode; readonly atMs: number };
 
 /** What the worker is started with (workerData). */
 export interface StoreWorkerInit {
@@ -22,7 +29,7 @@ export interface WireError {
 
 /** Main thread → worker. */
 export type ToStoreWorker =
-  | { readonly t: 'ops'; readonly ops: ReadonlyArray<{ readonly id: number; readonly op: StoreOperation }> }
+  | { readonly t: 'ops'; readonly ops: ReadonlyArray<{ readonly id: number; readonly op: WireOperation }> }
   | { readonly t: 'settle'; readonly id: number }
   | { readonly t: 'close' };
 

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { type HooksyncDatabase, openDatabase } from '../open-database.js';
 import { type CommitLoopStore, createJobStore } from './job-store.js';
+import { encodeJob } from './prepare-job.js';
 import {
   type FromStoreWorker,
   type StoreWorkerInit,
@@ -55,7 +56,7 @@ port.on('message', (message: ToStoreWorker) => {
   switch (message.t) {
     case 'ops':
       for (const { id, op } of message.ops) {
-        store!.submit(op).then(
+        store!.submit(op.type === 'job' ? { ...op, job: encodeJob(op.job) } : op).then(
           (value) => answer({ id, ok: true, value }),
           (error: unknown) => answer({ id, ok: false, error: toWireError(error) }),
         );

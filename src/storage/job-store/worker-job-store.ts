@@ -8,9 +8,15 @@ import { Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../../errors.js';
 import { assertQuarantineInput, type QuarantineInput } from '../quarantine/write-quarantine.js';
-import type { JobStore, JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
-import { prepareJob } from './prepare-job.js';
-import type { FromStoreWorker, StoreWorkerInit, ToStoreWorker, WireError } from './store-worker-protocol.js';
+import type { JobStore, JobStoreStats, StoreResult } from './job-store.js';
+import { prepareJobForWorker } from './prepare-job.js';
+import type {
+  FromStoreWorker,
+  StoreWorkerInit,
+  ToStoreWorker,
+  WireError,
+  WireOperation,
+} from './store-worker-protocol.js';
 
 /** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */
 const FIRST_RESTART_DELAY_MS = 100;
@@ -65,7 +71,7 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
   const workerUrl = options.workerUrl ?? defaultStoreWorkerUrl();
   const waiting = new Map<number, Waiting<StoreResult | undefined>>();
   const settling = new Map<number, () => void>();
-  let outbox: Array<{ id: number; op: StoreOperation }> = [];
+  let outbox: Array<{ id: number; op: WireOperation }> = [];
   let nextId = 1;
   let stats: JobStoreStats = {
     transactions: 0,
@@ -84,12 +90,25 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     worker!.postMessage(message);
   }
 
-  /** Sends what this turn submitted in one message, once the worker is up. */
+  /**
+   * Sends what this turn submitted in one message, once the worker is up. Each job's envelope (compressed,
+   * or its bytes for the worker to compress) is transferred, not copied: nothing here reads it again.
+   */
   function flush(): void {
     if (!isReady || outbox.length === 0) return;
     const ops = outbox;
     outbox = [];
-    send({ t: 'ops', ops });
+    const transfer: ArrayBuffer[] = [];
+    for (const { op } of ops) {
+      if (op.type !== 'job') continue;
+      const { buffer, byteOffset, byteLength } =
+        'envelopeZ' in op.job ? op.job.envelopeZ : op.job.envelopeBytes;
+      // Only a buffer the view covers whole is ours to give away (never a slice of a shared pool).
+      if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) {
+        transfer.push(buffer);
+      }
+    }
+    worker!.postMessage({ t: 'ops', ops } satisfies ToStoreWorker, transfer);
   }
 
   function writeLog(line: string): void {
@@ -204,7 +223,7 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     }, delay).unref();
   }
 
-  function enqueue(op: StoreOperation): Promise<StoreResult | undefined> {
+  function enqueue(op: WireOperation): Promise<StoreResult | undefined> {
     if (closing) {
       return Promise.reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
     }
@@ -221,8 +240,9 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     async store(input) {
       const atMs = now();
       // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
-      // rows (migration 008) cost less to copy to the worker than parsing the envelope again there.
-      const job = prepareJob(input, atMs);
+      // rows (migration 008) cost less to copy to the worker than parsing the envelope again there. A
+      // small envelope is compressed there, a large one here (prepareJobForWorker).
+      const job = prepareJobForWorker(input, atMs);
       return (await enqueue({ type: 'job', job, atMs }))!;
     },
     async quarantine(input: QuarantineInput) {

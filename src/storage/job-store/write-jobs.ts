@@ -4,7 +4,7 @@
  * through INSERT … ON CONFLICT, never by reading first, so retries, duplicates and concurrent replicas
  * converge on one stored job (design.md, "Exactly once").
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { JobKind } from '../../contract/enums.js';
 import { isTerminalStatus } from '../../contract/enums.js';
 import type { Database } from '../database.js';
@@ -82,13 +82,7 @@ async function recordDeliveries(
     expires_at_s: expiresAtS,
     received_at_s: receivedAtS,
   }));
-  const fresh = await runner.run(trx, rows, (t, chunk) =>
-    t
-      .insertInto('deliveries')
-      .values(chunk)
-      .onConflict((oc) => oc.column('jti_key').doNothing())
-      .returning('jti_key'),
-  );
+  const fresh = await runner.run(trx, rows, insertDeliveries);
   const freshKeys = new Set(fresh.map((row) => Buffer.from(row.jti_key).toString('hex')));
   return new Set(keyed.filter(({ key }) => freshKeys.has(key.toString('hex'))).map(({ jti }) => jti));
 }
@@ -120,34 +114,47 @@ async function upsertJobs(
     updated_at: nowIso,
     revision: 1,
   }));
-  const written = await runner.run(trx, rows, (t, chunk) =>
-    t
-      .insertInto('jobs')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc
-          .column('job_id')
-          .doUpdateSet((eb) => ({
-            kind: eb.ref('excluded.kind'),
-            status: eb.ref('excluded.status'),
-            context_id: eb.ref('excluded.context_id'),
-            start_date: eb.ref('excluded.start_date'),
-            stop_date: eb.ref('excluded.stop_date'),
-            envelope_z: eb.ref('excluded.envelope_z'),
-            payload_hash: eb.ref('excluded.payload_hash'),
-            source: eb.ref('excluded.source'),
-            schema_valid: eb.ref('excluded.schema_valid'),
-            schema_issues: eb.ref('excluded.schema_issues'),
-            updated_at: eb.ref('excluded.updated_at'),
-            revision: eb('jobs.revision', '+', 1),
-          }))
-          // A terminal status is never overwritten by RUNNING (design.md, "Exactly once").
-          .where('jobs.status', 'in', UPGRADABLE_STATUSES)
-          .where('excluded.status', 'not in', UPGRADABLE_STATUSES),
-      )
-      .returning(['job_id', 'revision']),
-  );
+  const written = await runner.run(trx, rows, upsertJobRows);
   return new Map(written.map((row) => [row.job_id, row.revision]));
+}
+
+// The statements below are module functions, the same on every call, so that the row runner compiles each
+// once (they capture nothing that changes: every value is in the rows or a constant).
+
+function insertDeliveries(t: Kysely<Database>, chunk: readonly Insertable<Database['deliveries']>[]) {
+  return t
+    .insertInto('deliveries')
+    .values(chunk)
+    .onConflict((oc) => oc.column('jti_key').doNothing())
+    .returning('jti_key');
+}
+
+function upsertJobRows(t: Kysely<Database>, chunk: readonly Insertable<Database['jobs']>[]) {
+  return t
+    .insertInto('jobs')
+    .values(chunk)
+    .onConflict((oc) =>
+      oc
+        .column('job_id')
+        .doUpdateSet((eb) => ({
+          kind: eb.ref('excluded.kind'),
+          status: eb.ref('excluded.status'),
+          context_id: eb.ref('excluded.context_id'),
+          start_date: eb.ref('excluded.start_date'),
+          stop_date: eb.ref('excluded.stop_date'),
+          envelope_z: eb.ref('excluded.envelope_z'),
+          payload_hash: eb.ref('excluded.payload_hash'),
+          source: eb.ref('excluded.source'),
+          schema_valid: eb.ref('excluded.schema_valid'),
+          schema_issues: eb.ref('excluded.schema_issues'),
+          updated_at: eb.ref('excluded.updated_at'),
+          revision: eb('jobs.revision', '+', 1),
+        }))
+        // A terminal status is never overwritten by RUNNING (design.md, "Exactly once").
+        .where('jobs.status', 'in', UPGRADABLE_STATUSES)
+        .where('excluded.status', 'not in', UPGRADABLE_STATUSES),
+    )
+    .returning(['job_id', 'revision']);
 }
 
 /** One round: job_ids and jtis unique. Returns the outcome of each job, in order. */
@@ -189,6 +196,7 @@ async function writeRound(
       trx,
       written.map(({ job }) => job.jobId),
       nowIso,
+      runner,
     );
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(

@@ -3,7 +3,7 @@
  * replacing those an earlier revision of the same job left. Used by the storing transaction itself
  * (inline) and by the normalizer that works through the normalization queue (deferred).
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { chunkForParameters } from '../chunk-for-parameters.js';
 import type { Database } from '../database.js';
 import type { NormalizedRows } from '../normalize-envelope.js';
@@ -58,5 +58,10 @@ export async function writeNormalizedRows(
   const texts = jobs.flatMap((job) =>
     job.rows.personTexts.map((row) => ({ job_id: row.job_id, abouts_z: asBuffer(row.abouts_z) })),
   );
-  await runner.run(trx, texts, (t, chunk) => t.insertInto('person_texts').values(chunk));
+  await runner.run(trx, texts, insertPersonTexts);
+}
+
+/** One function for every call, so that the row runner compiles its statement once. */
+function insertPersonTexts(t: Kysely<Database>, chunk: readonly Insertable<Database['person_texts']>[]) {
+  return t.insertInto('person_texts').values(chunk);
 }

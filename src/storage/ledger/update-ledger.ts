@@ -2,8 +2,7 @@
  * The job store's side of the ledger (expected_jobs): receipt closes an entry, a RUNNING job opens one.
  * Both are conditional writes (UPDATE … WHERE state <> 'received', INSERT … ON CONFLICT DO NOTHING).
  */
-import type { Kysely } from 'kysely';
-import { chunkForParameters } from '../chunk-for-parameters.js';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { PreparedJob } from '../job-store/prepare-job.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from '../job-store/row-runner.js';
@@ -20,14 +19,11 @@ export async function updateLedger(
   runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
   // A duplicate finished copy counts too: reconcile re-fetching a job stored earlier must close its entry.
-  for (const ids of chunkForParameters(finishedIds, 1)) {
-    await trx
-      .updateTable('expected_jobs')
-      .set({ state: 'received', updated_at: nowIso })
-      .where('job_id', 'in', ids)
-      .where('state', '<>', 'received')
-      .execute();
-  }
+  await runner.run(
+    trx,
+    finishedIds.map((id) => ({ job_id: id, updated_at: nowIso })),
+    closeEntries,
+  );
   // A RUNNING copy promises a final one: make sure reconcile fetches it if its callback never comes.
   const entries = newRunning.map((job) => ({
     job_id: job.jobId,
@@ -40,10 +36,27 @@ export async function updateLedger(
     created_at: nowIso,
     updated_at: nowIso,
   }));
-  await runner.run(trx, entries, (t, chunk) =>
-    t
-      .insertInto('expected_jobs')
-      .values(chunk)
-      .onConflict((oc) => oc.column('job_id').doNothing()),
-  );
+  await runner.run(trx, entries, openEntries);
+}
+
+// Module functions, the same on every call, so that the row runner compiles each statement once.
+
+/** Closes the entries of `rows` (one job_id each; every row's updated_at is the same batch time). */
+function closeEntries(t: Kysely<Database>, rows: readonly { job_id: string; updated_at: string }[]) {
+  return t
+    .updateTable('expected_jobs')
+    .set({ state: 'received', updated_at: rows[0]!.updated_at })
+    .where(
+      'job_id',
+      'in',
+      rows.map((row) => row.job_id),
+    )
+    .where('state', '<>', 'received');
+}
+
+function openEntries(t: Kysely<Database>, rows: readonly Insertable<Database['expected_jobs']>[]) {
+  return t
+    .insertInto('expected_jobs')
+    .values(rows)
+    .onConflict((oc) => oc.column('job_id').doNothing());
 }

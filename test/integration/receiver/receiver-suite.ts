@@ -5,8 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { base64url, exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeBodyHash } from '../../../src/contract/webhook-signature.js';
 import { getJob } from '../../../src/storage/job-queries.js';
+import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../src/storage/job-store/job-store.js';
 import { listQuarantine } from '../../../src/storage/quarantine/list-quarantine.js';
+import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import {
   type Dialect,
@@ -17,6 +20,18 @@ import {
   startHarness,
 } from '../../helpers/receiver-harness.js';
 import { createSigningKey, signDelivery } from '../../helpers/webhook-signer.js';
+import { searchContactText } from '../../unit/storage/envelope-texts.js';
+
+/** Persons on a page large enough for its rows to be written by the store's normalizer, after the 2xx. */
+const LARGE_PAGE_PERSONS = 40;
+
+function largeSearchPage(): { text: string; jobId: string } {
+  const jobId = randomUUID();
+  const text = searchContactText(jobId, LARGE_PAGE_PERSONS);
+  if (text.length <= DEFAULT_DEFER_ABOVE_CHARS)
+    throw new Error('the page must be large enough to be deferred');
+  return { text, jobId };
+}
 
 export function receiverSuite(dialect: Dialect): void {
   let h: ReceiverHarness;
@@ -48,6 +63,37 @@ export function receiverSuite(dialect: Dialect): void {
     const answer = await deliver(h.url, text, await sign(text, jobId));
     expect(answer.status).toBe(200);
     expect((await getJob(db(), jobId))?.envelope).toBe(text);
+  });
+
+  it('stores a body that begins with a byte order mark byte for byte, and derives its rows (issue 31)', async () => {
+    const reveal = envelopeText('company-reveal');
+    const page = largeSearchPage();
+    for (const { text, jobId } of [reveal, page]) {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+      const answer = await deliver(
+        h.url,
+        bytes,
+        await signDelivery(bytes, { key: h.key, iat: NOW_S, jobId }),
+      );
+      expect(answer.status).toBe(200);
+      const row = await getJob(db(), jobId);
+      expect(Buffer.from(row!.envelope, 'utf8').equals(bytes)).toBe(true);
+      expect(row?.payload_hash).toBe(computeBodyHash(bytes));
+      // What `hooksync jobs get` prints: the stored envelope, every byte of it.
+      const printed = await runCliCaptured(['jobs', 'get', jobId], {
+        env: { HOOKSYNC_DATABASE_URL: h.databaseUrl },
+      });
+      expect(Buffer.from(printed.stdout, 'utf8').equals(bytes)).toBe(true);
+    }
+    expect((await getJob(db(), reveal.jobId))?.schema_valid).toBeTruthy();
+    // The page's rows come from the normalizer, which reads the text past its mark as the verifier did.
+    await h.running.store.settled();
+    expect(
+      await db().selectFrom('companies').where('job_id', '=', reveal.jobId).select('job_id').execute(),
+    ).toHaveLength(1);
+    expect(
+      await db().selectFrom('persons').where('job_id', '=', page.jobId).select('job_id').execute(),
+    ).toHaveLength(LARGE_PAGE_PERSONS);
   });
 
   it('answers a replayed token and a re-sent job with 200 duplicate, storing nothing twice', async () => {

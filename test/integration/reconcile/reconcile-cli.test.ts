@@ -15,7 +15,7 @@ import { acquireLease, RECONCILE_LEASE_NAME } from '../../../src/storage/leases/
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
-import { launchJobs } from './helpers/sim-jobs.js';
+import { launchJobs, trackJobs } from './helpers/sim-jobs.js';
 
 let dir: string;
 let sim: Simulator;
@@ -111,19 +111,7 @@ describe('hooksync track', () => {
 describe('hooksync reconcile', () => {
   it('recovers tracked jobs and prints the JSON summary', async () => {
     const jobs = await launchJobs(sim, 4);
-    await runCliCaptured(
-      [
-        'track',
-        '--kind',
-        'search_contact',
-        ...jobs.filter((j) => j.kind === 'search_contact').map((j) => j.job_id),
-      ],
-      { env },
-    );
-    await runCliCaptured(
-      ['track', '--kind', 'job_change', ...jobs.filter((j) => j.kind === 'job_change').map((j) => j.job_id)],
-      { env },
-    );
+    await trackJobs(jobs, env);
     await runCliCaptured(['track', '--kind', 'company_reveal', randomUUID()], { env });
 
     const dry = await runCliCaptured(['reconcile', '--older-than', '0s', '--dry-run'], { env });

@@ -35,4 +35,13 @@ describe('claim window', () => {
     expect(planClaim({ settings, batchSize: 1, attempts: 4, queued: 12, nowMs: 0 }).limit).toBe(0);
     expect(planClaim({ settings, batchSize: 1, attempts: 0, queued: 4, nowMs: 0 }).limit).toBe(12);
   });
+
+  it('counts events whose outcome is not written yet as held', () => {
+    expect(planClaim({ settings, batchSize: 1, attempts: 0, queued: 0, recording: 10, nowMs: 0 }).limit).toBe(
+      6,
+    );
+    expect(planClaim({ settings, batchSize: 1, attempts: 4, queued: 0, recording: 12, nowMs: 0 }).limit).toBe(
+      0,
+    );
+  });
 });

@@ -95,6 +95,15 @@ describe('verifyCallback round trip', () => {
     expect(verified.envelope).toMatchObject({ input: { task: { job_id: JOB_ID, note: 'café ☕' } } });
   });
 
+  it('keeps a leading byte order mark in the text to store, and parses past it (issue 31)', async () => {
+    const json = JSON.stringify(makeEnvelope());
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json, 'utf8')]);
+    const verified = await verify(makeDelivery({ key, body }));
+    expect(verified.text).toBe(`\uFEFF${json}`);
+    expect(Buffer.from(verified.text, 'utf8').equals(body)).toBe(true);
+    expect(verified.envelope).toMatchObject({ input: { task: { job_id: JOB_ID } } });
+  });
+
   it('accepts a body given as a Uint8Array view into a larger buffer', async () => {
     const bytes = Buffer.from(JSON.stringify(makeEnvelope()));
     const backing = new Uint8Array(bytes.length + 20);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator } from '../../../../src/simulator/create-simulator.js';
 import type { SimulatorOptions } from '../../../../src/simulator/simulator-options.js';
+import { runCliCaptured } from '../../../helpers/cli-harness.js';
 
 /** A launched job and the exact text the launcher answered. */
 export interface LaunchedJob {
@@ -121,4 +122,12 @@ export async function startSimulatorWithJobs(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Records `jobs` in the ledger with `hooksync track`, one call per kind, as a user would. */
+export async function trackJobs(jobs: readonly LaunchedJob[], env: Record<string, string>): Promise<void> {
+  for (const kind of ['search_contact', 'job_change'] as const) {
+    const ids = jobs.filter((job) => job.kind === kind).map((job) => job.job_id);
+    if (ids.length > 0) await runCliCaptured(['track', '--kind', kind, ...ids], { env });
+  }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../../src/contract/json.js';
 import { computeBodyHash } from '../../../../src/contract/webhook-signature.js';
-import { decodeEnvelope } from '../../../../src/storage/envelope-codec.js';
-import { prepareJob } from '../../../../src/storage/job-store/prepare-job.js';
-import { companyRevealText, jobChangeText, testUuid } from '../envelope-texts.js';
+import { DICTIONARY_MAX_BYTES, decodeEnvelope } from '../../../../src/storage/envelope-codec.js';
+import { encodeJob, prepareJob, prepareJobForWorker } from '../../../../src/storage/job-store/prepare-job.js';
+import { companyRevealText, jobChangeText, searchContactText, testUuid } from '../envelope-texts.js';
 
 const NOW = Date.UTC(2026, 2, 4);
 
@@ -35,6 +35,35 @@ describe('prepareJob', () => {
     envelope.output.company.name = 'Parsed Once';
     const job = prepareJob({ envelopeText: text, envelope, source: 'finder' }, NOW);
     expect(job.rows?.companies.map((row) => row.name)).toEqual(['Parsed Once']);
+  });
+
+  it('compresses the bytes it is given, which decode to the text, a byte order mark included', () => {
+    const text = `\uFEFF${companyRevealText(testUuid(4))}`;
+    const bytes = Buffer.from(text, 'utf8');
+    const job = prepareJob({ envelopeText: text, envelopeBytes: bytes, source: 'webhook' }, NOW);
+    expect(job.jobId).toBe(testUuid(4));
+    expect(Buffer.from(decodeEnvelope(job.envelopeZ), 'utf8').equals(bytes)).toBe(true);
+    expect(job.payloadHash).toBe(computeBodyHash(bytes));
+  });
+
+  it('leaves a small envelope as its own bytes for the store worker to compress, a large one compressed', () => {
+    const small = companyRevealText(testUuid(5));
+    const forWorker = prepareJobForWorker({ envelopeText: small, source: 'webhook' }, NOW);
+    expect(forWorker).not.toHaveProperty('envelopeZ');
+    const bytes = (forWorker as { envelopeBytes: Uint8Array }).envelopeBytes;
+    // A buffer of its own, so that it can be transferred to the worker.
+    expect(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength).toBe(true);
+    const encoded = encodeJob(forWorker);
+    expect(encoded).not.toHaveProperty('envelopeBytes');
+    expect(decodeEnvelope(encoded.envelopeZ)).toBe(small);
+    expect(encoded).toEqual(prepareJob({ envelopeText: small, source: 'webhook' }, NOW));
+
+    const large = searchContactText(testUuid(6), 40);
+    expect(Buffer.byteLength(large)).toBeGreaterThan(DICTIONARY_MAX_BYTES);
+    const page = prepareJobForWorker({ envelopeText: large, source: 'webhook' }, NOW);
+    expect(page).not.toHaveProperty('envelopeBytes');
+    expect(encodeJob(page)).toBe(page);
+    expect(decodeEnvelope(encodeJob(page).envelopeZ)).toBe(large);
   });
 
   it('stores a missing status as the empty string and flags the misfit', () => {
