@@ -26,6 +26,7 @@ async function call(pd: PipedriveStandIn, method: string, path: string, body?: u
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read by test assertions
   let json: any;
   try {
     json = JSON.parse(text);
@@ -120,7 +121,7 @@ describe('Pipedrive stand-in', () => {
     expect((await call(pd, 'GET', path)).json.data.items).toEqual([]);
     now += 1_000;
     const found = await call(pd, 'GET', path);
-    expect(found.json.data.items.map((item: any) => item.item.name)).toEqual(['Acme']);
+    expect(found.json.data.items.map((item: { item: { name: string } }) => item.item.name)).toEqual(['Acme']);
     expect(found.json.data.items[0].item.custom_fields).toEqual(['acme.com']);
     const loose = await call(pd, 'GET', '/api/v2/organizations/search?term=acme.com&fields=custom_fields');
     expect(loose.json.data.items).toHaveLength(2);
@@ -216,7 +217,7 @@ describe('Pipedrive stand-in', () => {
                 'GET',
                 `/api/v2/organizations/search?term=${value}&fields=custom_fields&exact_match=true`,
               );
-              const ids = found.json.data.items.map((item: any) => item.item.id).sort();
+              const ids = found.json.data.items.map((item: { item: { id: number } }) => item.item.id).sort();
               expect(ids).toEqual(
                 model
                   .filter((m) => m.domain === value)
