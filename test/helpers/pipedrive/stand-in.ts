@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type PdField, type PdObject, type PdRecord, PdStore, SEARCHABLE_TYPES } from './store.js';
+import { type PdField, type PdObject, type PdRecord, PdStore, SEARCHABLE_TYPES, splitName } from './store.js';
 
 export type { PdField, PdObject, PdRecord } from './store.js';
 
@@ -239,6 +239,13 @@ export async function startPipedriveStandIn(
       typeof out.last_name === 'string'
     )
       out.name = `${out.first_name} ${out.last_name}`;
+    if (
+      object === 'persons' &&
+      typeof out.name === 'string' &&
+      out.first_name === undefined &&
+      out.last_name === undefined
+    )
+      Object.assign(out, splitName(out.name));
     if (creating && typeof out.name !== 'string') throw invalid('"name" is required');
     return out;
   };

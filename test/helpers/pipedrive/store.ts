@@ -72,6 +72,12 @@ export const SEARCHABLE_TYPES = new Set([
   'phone',
 ]);
 
+/** How Pipedrive splits a person's `name` when first and last names are not given (§1). */
+export function splitName(name: string): { first_name: string; last_name: string | null } {
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return { first_name: first ?? '', last_name: rest.length > 0 ? rest.join(' ') : null };
+}
+
 export class PdStore {
   readonly fields: Record<PdObject, PdField[]> = { persons: [], organizations: [] };
   readonly records: Record<PdObject, Map<number, PdRecord>> = {
@@ -127,6 +133,9 @@ export class PdStore {
       add_time: time,
       update_time: time,
     };
+    if (object === 'persons' && record.first_name === undefined && record.last_name === undefined) {
+      Object.assign(record, splitName(record.name));
+    }
     this.records[object].set(record.id, record);
     this.#indexedAt.set(`${object}:${record.id}`, this.now() + this.indexLagMs);
     return record;

@@ -1,0 +1,225 @@
+/**
+ * The pipedrive destination end to end, against the Pipedrive stand-in (real HTTP on port 0) and a real
+ * database (SQLite file or Postgres): organizations and persons created once and linked by org_id, no
+ * duplicates and no search on a re-run (the key → id map: a GET, 1 token), adoption of what a sales team
+ * typed by exact search, fill-empty keeping typed values, a moved person re-linked, a carried pd_id, an
+ * ambiguous domain failed, a missing key field and a 401 pausing with one line, a burst 429 deferring.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
+import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
+import { syncDestinations } from '../../../src/destinations/outbox.js';
+import { envelopeText } from '../../helpers/envelope-texts.js';
+import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
+import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
+
+const ENV_NAME = 'PIPEDRIVE_TOKEN';
+
+/** Registers the Pipedrive cases on `provision`'s dialect. */
+export function definePipedriveSuite(provision: Provision): void {
+  let world: DestinationsWorld;
+  let pd: PipedriveStandIn;
+  let started = false;
+
+  beforeEach(async () => {
+    world = await openWorld(provision);
+    pd = await startPipedriveStandIn({ indexLagMs: 0, burst: 1_000, searchBurst: 1_000 });
+    started = false;
+  });
+  afterEach(async () => {
+    await world.close();
+    await pd.close();
+  });
+
+  /** The custom fields the pipedrive-* templates name (docs/templates.md), as a user creates them. */
+  const createFields = () => {
+    const domain = pd.store.addField('organizations', 'Domain', 'varchar');
+    pd.store.addField('organizations', 'Hooksync ID', 'varchar');
+    const linkedin = pd.store.addField('persons', 'LinkedIn URL', 'varchar');
+    for (const name of [
+      'Hooksync ID',
+      'Job title',
+      'Job change status',
+      'Previous organization',
+      'Previous job title',
+    ])
+      pd.store.addField('persons', name, 'varchar');
+    return { domain: domain.key, linkedin: linkedin.key };
+  };
+  const configure = async (extra: Record<string, unknown> = {}) => {
+    const [configured] = await world.configure(
+      {
+        destinations: [
+          {
+            name: 'crm',
+            type: 'pipedrive',
+            token: { env: ENV_NAME },
+            base_url: pd.url,
+            linger: '50ms',
+            ...extra,
+          },
+        ],
+      },
+      { [ENV_NAME]: pd.token },
+    );
+    await syncDestinations(world.database.db, [configured!], new Date().toISOString());
+    return configured!;
+  };
+  const events = () => world.database.db.selectFrom('outbox_events').selectAll().orderBy('id').execute();
+  const deliverAll = async (configured: ConfiguredDestination) => {
+    if (!started) await world.dispatcher([configured]);
+    started = true;
+    await until(
+      'every event is delivered or failed',
+      async () => (await events()).every((event) => event.status !== 'pending'),
+      20_000,
+    );
+  };
+  const orgs = () => pd.store.live('organizations');
+  const persons = () => pd.store.live('persons');
+  const searches = () => pd.calls.filter((call) => call.path.includes('/search')).length;
+  const tokens = () => pd.calls.reduce((sum, call) => sum + call.tokens, 0);
+
+  it('creates organizations and persons once, linked by org_id, and a re-run neither duplicates nor searches', async () => {
+    const keys = createFields();
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    await world.storeFixture('job-change-moved');
+    await deliverAll(configured);
+    expect((await events()).map((e) => [e.status, e.last_error])).toEqual(Array(3).fill(['delivered', null]));
+    const domains = orgs()
+      .map((o) => o.custom_fields[keys.domain])
+      .sort();
+    expect(domains).toEqual(['acme-robotics.com', 'initech.io']);
+    const acme = orgs().find((o) => o.custom_fields[keys.domain] === 'acme-robotics.com')!;
+    const initech = orgs().find((o) => o.custom_fields[keys.domain] === 'initech.io')!;
+    const byLinkedin = persons().filter(
+      (p) => p.custom_fields[keys.linkedin] !== undefined && p.emails === undefined,
+    );
+    expect(byLinkedin.length).toBeGreaterThan(0);
+    for (const person of byLinkedin) expect(person.org_id).toBe(acme.id);
+    const maria = persons().find((p) => JSON.stringify(p.emails ?? []).includes('maria.keller@globex.com'))!;
+    expect(maria.org_id).toBe(initech.id);
+    const held = { orgs: orgs().length, persons: persons().length };
+    const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
+    expect(recorded).toHaveLength(held.orgs + held.persons);
+
+    // The same jobs again: found through the map (no search), nothing created.
+    const searchesBefore = searches();
+    const tokensBefore = tokens();
+    await replayEvents(world.database.db, 'crm', {}, new Date().toISOString());
+    await deliverAll(configured);
+    expect((await events()).map((e) => e.status)).toEqual(Array(3).fill('delivered'));
+    expect({ orgs: orgs().length, persons: persons().length }).toEqual(held);
+    expect(searches()).toBe(searchesBefore);
+    // fill-empty: each record seen before costs its GET (1) and at most a PATCH (5).
+    const records = held.orgs + held.persons;
+    expect(tokens() - tokensBefore).toBeLessThanOrEqual(records * 6);
+  });
+
+  it('adopts what a sales team typed by exact search, keeping typed values (fill-empty), and creates no duplicate', async () => {
+    const keys = createFields();
+    const typed = pd.store.insert('organizations', {
+      name: 'Acme (typed)',
+      custom_fields: { [keys.domain]: 'acme-robotics.com' },
+    });
+    const typedPerson = pd.store.insert('persons', {
+      name: 'Tobias (typed)',
+      custom_fields: { [keys.linkedin]: 'https://www.linkedin.com/in/tobias-brandt' },
+    });
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    await deliverAll(configured);
+    expect((await events()).map((e) => e.status)).toEqual(['delivered', 'delivered']);
+    expect(orgs().map((o) => o.id)).toEqual([typed.id]);
+    expect(orgs()[0]!.name).toBe('Acme (typed)');
+    expect(orgs()[0]!.website).toBeDefined();
+    const tobias = persons().filter((p) => String(p.custom_fields[keys.linkedin]).includes('tobias-brandt'));
+    expect(tobias.map((p) => p.id)).toEqual([typedPerson.id]);
+    expect(tobias[0]!.name).toBe('Tobias (typed)');
+    expect(tobias[0]!.org_id).toBe(typed.id);
+  });
+
+  it('fails an event whose domain matches two organizations, naming both, and creates none', async () => {
+    const keys = createFields();
+    const a = pd.store.insert('organizations', {
+      name: 'Acme A',
+      custom_fields: { [keys.domain]: 'acme-robotics.com' },
+    });
+    const b = pd.store.insert('organizations', {
+      name: 'Acme B',
+      custom_fields: { [keys.domain]: 'ACME-robotics.com' },
+    });
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await deliverAll(configured);
+    const [event] = await events();
+    expect(event!.status).toBe('failed');
+    expect(event!.last_error).toContain('ambiguous');
+    expect(event!.last_error).toContain(`${a.id}, ${b.id}`);
+    expect(orgs()).toHaveLength(2);
+  });
+
+  it('updates the very person a job carries (pd_id), and re-links a moved person to the new organization', async () => {
+    const keys = createFields();
+    const old = pd.store.insert('organizations', {
+      name: 'Globex',
+      custom_fields: { [keys.domain]: 'globex.com' },
+    });
+    const carried = pd.store.insert('persons', {
+      name: 'Maria (typed)',
+      org_id: old.id,
+      emails: [{ value: 'm.keller@old.example', primary: true, label: 'work' }],
+    });
+    const text = envelopeText('job-change-moved').text.replace(
+      '"hubspot_contact_id": "951203"',
+      `"pd_id": "${carried.id}"`,
+    );
+    expect(text).toContain('"pd_id"');
+    const configured = await configure();
+    await world.store.store({ envelopeText: text, source: 'webhook' });
+    await deliverAll(configured);
+    expect((await events())[0]!.status).toBe('delivered');
+    expect(persons().map((p) => p.id)).toEqual([carried.id]);
+    const initech = orgs().find((o) => o.custom_fields[keys.domain] === 'initech.io')!;
+    expect(persons()[0]!.org_id).toBe(initech.id);
+    expect(persons()[0]!.name).toBe('Maria (typed)');
+  });
+
+  it('pauses with one line naming a missing key field and its setting', async () => {
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await world.dispatcher([configured]);
+    await until(
+      'paused',
+      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
+    );
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.last_error).toContain('Pipedrive has no organization field "Domain"');
+    expect(state!.last_error).toContain('org_key_field');
+    expect(orgs()).toHaveLength(0);
+    expect((await events())[0]!.status).toBe('pending');
+  });
+
+  it('a 401 pauses the destination with a message naming the token variable, not the token', async () => {
+    createFields();
+    const configured = await configure();
+    pd.failNext({ path: /organizationFields/ }, 401, {
+      success: false,
+      error: 'unauthorized access',
+      errorCode: 401,
+    });
+    await world.storeFixture('company-reveal');
+    await world.dispatcher([configured]);
+    await until(
+      'paused',
+      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
+    );
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.last_error).toContain(ENV_NAME);
+    expect(state!.last_error).not.toContain(pd.token);
+    expect(world.logs.text()).not.toContain(pd.token);
+  });
+}
