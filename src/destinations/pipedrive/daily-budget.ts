@@ -1,7 +1,7 @@
 /**
  * The destination's share of Pipedrive's daily token budget (§5): the budget every answer's
  * `x-daily-ratelimit-token-*` headers report is company-wide (every app and user spends it), so the
- * destination stops once it would leave less than `1 - share` of the day's limit to the others, and waits
+ * destination holds back a call that would leave less than `1 - share` of the day's limit to the others, and waits
  * for the reset (server midnight, probed hourly since the server's time zone is not told). Before the first
  * answer of the day nothing is known, and nothing is held back.
  */
@@ -31,8 +31,11 @@ export class DailyBudget {
     return this.#remaining;
   }
 
-  /** Throws a `wait` CrmError when a call would spend past the share; forgets a report older than a probe. */
-  check(): void {
+  /**
+   * Throws a `wait` CrmError when a call costing `tokens` would spend past the share; forgets a report
+   * older than a probe.
+   */
+  check(tokens: number): void {
     if (this.#limit === undefined || this.#remaining === undefined) return;
     if (this.now() - this.#at >= DAILY_PROBE_MS) {
       this.#limit = undefined;
@@ -40,7 +43,7 @@ export class DailyBudget {
       return;
     }
     const floor = this.#limit * (1 - this.share);
-    if (this.#remaining > floor) return;
+    if (this.#remaining - tokens >= floor) return;
     throw new CrmError(null, {
       kind: 'wait',
       policy: 'DAILY_SHARE',

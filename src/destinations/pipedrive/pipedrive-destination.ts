@@ -21,6 +21,8 @@ import { MOVED_FIELDS, PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
+/** Tokens a call costs at most (v2 writes, search and v1 field lists; §1). */
+export const TOKEN_COST = { get: 1, write: 5, search: 20 } as const;
 /** Search's own limit is 10 per 2 s on every plan (§5). */
 export const SEARCH_RATE = { requests: 9, perMs: 2_000 } as const;
 
@@ -67,20 +69,25 @@ function createPipedriveDestination(
   const budget = new DailyBudget(config.daily_token_share, deps.now);
   const burst = createSharedPace(deps.database.db, config.name, config.rate, deps.now);
   const searches = createSharedPace(deps.database.db, `${config.name}#search`, SEARCH_RATE, deps.now);
-  const paced = (paces: readonly Pace[]): Pace => ({
+  const paced = (paces: readonly Pace[], tokens: number): Pace => ({
     async wait(signal) {
-      budget.check();
+      budget.check(tokens);
       for (const pace of paces) await pace.wait(signal);
     },
   });
-  const [plain, search] = [paced([burst]), paced([searches, burst])];
+  // The most a call may cost (§1): a search or a field list 20, a write 5 (a GET, 1, counted as a write).
+  const [plain, costly, search] = [
+    paced([burst], TOKEN_COST.write),
+    paced([burst], TOKEN_COST.search),
+    paced([searches, burst], TOKEN_COST.search),
+  ];
   const client = createCrmHttp({
     crm: 'Pipedrive',
     baseUrl: config.base_url,
     headers: { 'x-api-token': secrets[0]! },
     fetch: deps.fetch,
     now: deps.now,
-    paceFor: (path) => (path.includes('/search') ? search : plain),
+    paceFor: (path) => (path.includes('/search') ? search : path.endsWith('Fields') ? costly : plain),
     counter: counters,
     retry: PIPEDRIVE_RETRY_POLICY,
     classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),

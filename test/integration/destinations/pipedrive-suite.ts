@@ -222,4 +222,78 @@ export function definePipedriveSuite(provision: Provision): void {
     expect(state!.last_error).not.toContain(pd.token);
     expect(world.logs.text()).not.toContain(pd.token);
   });
+
+  it('a burst 429 defers the events for the 2 s window, never sent through, then delivers them', async () => {
+    createFields();
+    const configured = await configure();
+    pd.failNext({ method: 'POST', path: /organizations$/ }, 429, {
+      success: false,
+      error: 'Request over limit',
+      errorCode: 429,
+    });
+    await world.storeFixture('company-reveal');
+    await deliverAll(configured);
+    expect((await events())[0]!.status).toBe('delivered');
+    expect(pd.calls.filter((call) => call.status === 429)).toHaveLength(1);
+    expect(pd.calls.some((call) => call.status === 403)).toBe(false);
+    expect(orgs()).toHaveLength(1);
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.counters.rate_limited_burst).toBe(1);
+  });
+
+  it('a daily 429 defers the events until the reset', async () => {
+    createFields();
+    const configured = await configure();
+    pd.failNext({ method: 'POST', path: /organizations$/ }, 429, {
+      success: false,
+      error: 'daily request budget exceeded',
+      errorCode: 429,
+    });
+    await world.storeFixture('company-reveal');
+    const started = Date.now();
+    await world.dispatcher([configured]);
+    await until('the event is deferred', async () => (await events())[0]!.last_status === 429);
+    const [event] = await events();
+    expect(event!.status).toBe('pending');
+    expect(Date.parse(event!.next_attempt_at) - started).toBeGreaterThanOrEqual(3_000_000);
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.last_error).toContain('Pipedrive DAILY limit reached');
+  });
+
+  it("Cloudflare's 403 HTML page pauses the destination with a message", async () => {
+    createFields();
+    const configured = await configure();
+    pd.failNext(
+      { path: /organizations/ },
+      403,
+      '<!DOCTYPE html><html><title>Attention Required! | Cloudflare</title></html>',
+    );
+    await world.storeFixture('company-reveal');
+    await world.dispatcher([configured]);
+    await until(
+      'paused',
+      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
+    );
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.last_error).toContain('Cloudflare');
+    expect((await events())[0]!.status).toBe('pending');
+  });
+
+  it('stops at daily_token_share of the day and defers the rest, without a 429', async () => {
+    await pd.close();
+    pd = await startPipedriveStandIn({ indexLagMs: 0, burst: 1_000, searchBurst: 1_000, dailyTokens: 200 });
+    createFields();
+    const configured = await configure({ daily_token_share: 0.5 });
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    await world.storeFixture('job-change-moved');
+    await world.dispatcher([configured]);
+    await until('the events are deferred by the share', async () =>
+      (await events()).some((event) => event.last_error?.includes('DAILY_SHARE') ?? false),
+    );
+    // Never past the share: 100 of the day's 200 tokens.
+    expect(pd.spent()).toBeLessThanOrEqual(100);
+    expect(pd.calls.some((call) => call.status === 429)).toBe(false);
+    expect((await events()).some((event) => event.status === 'pending')).toBe(true);
+  });
 }
