@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { durationSchema, kindsSchema, rateSchema } from '../config-fields.js';
 import type { DispatchSettings } from '../destination-type.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
+import type { CrmKeys } from './map-records.js';
+import type { SyncSettings } from './sync-batch.js';
 
 /** How long the lane waits for more events before sending a batch smaller than the CRM's batch. */
 export const DEFAULT_CRM_LINGER_MS = 500;
@@ -49,4 +51,13 @@ export function crmDispatchSettings(config: CrmConfigFields, batchSize: number):
     kinds: config.kinds,
     batch: { size: batchSize, lingerMs: config.linger ?? DEFAULT_CRM_LINGER_MS },
   };
+}
+
+/** The sync settings of a CRM destination: its keys and moved fields, with the configured write policy. */
+export function crmSyncSettings(
+  config: { readonly write: SyncSettings['write']; readonly fields: SyncSettings['fields'] },
+  keys: CrmKeys,
+  movedFields: readonly string[],
+): SyncSettings {
+  return { keys, write: config.write, fields: config.fields, movedFields };
 }

@@ -6,12 +6,11 @@
  */
 import { z } from 'zod';
 import { destinationNameSchema } from '../config-fields.js';
-import { crmConfigShape, crmDispatchSettings } from '../crm/crm-config.js';
+import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
 import { lookUpRecordIds } from '../crm/crm-record-ids.js';
-import type { SyncSettings } from '../crm/sync-batch.js';
 import type { DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
@@ -49,16 +48,6 @@ const pipedriveSchema = z.strictObject({
 
 /** A `pipedrive` destination as configured (the token still as its environment variable's name). */
 export type PipedriveDestinationConfig = z.output<typeof pipedriveSchema>;
-
-/** Sync settings from a config. */
-export function syncSettingsOf(config: PipedriveDestinationConfig): SyncSettings {
-  return {
-    keys: { companyKey: config.org_key_field, contactKey: config.person_key_field },
-    write: config.write,
-    fields: config.fields,
-    movedFields: MOVED_FIELDS,
-  };
-}
 
 function createPipedriveDestination(
   config: PipedriveDestinationConfig,
@@ -110,7 +99,11 @@ function createPipedriveDestination(
     counters,
     templates: { companies: 'pipedrive-organizations', contacts: 'pipedrive-persons' },
     shape: PIPEDRIVE_SHAPE,
-    settings: syncSettingsOf(config),
+    settings: crmSyncSettings(
+      config,
+      { companyKey: config.org_key_field, contactKey: config.person_key_field },
+      MOVED_FIELDS,
+    ),
     deps,
   });
 }

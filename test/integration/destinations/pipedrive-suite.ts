@@ -75,6 +75,20 @@ export function definePipedriveSuite(provision: Provision): void {
       20_000,
     );
   };
+  /** An organization as a sales team typed it, with its domain in the key field. */
+  const typedOrg = (domainKey: string, name: string, domain: string) =>
+    pd.store.insert('organizations', { name, custom_fields: { [domainKey]: domain } });
+  /** The first organization create answers 429 with `error`. */
+  const tooManyOnCreate = (error: string) =>
+    pd.failNext({ method: 'POST', path: /organizations$/ }, 429, { success: false, error, errorCode: 429 });
+  /** Dispatches `fixture` until the destination pauses; its state then. */
+  const pausedOn = async (configured: ConfiguredDestination, fixture: 'company-reveal') => {
+    await world.storeFixture(fixture);
+    await world.dispatcher([configured]);
+    const state = async () => (await listDestinationStates(world.database.db, Date.now()))[0];
+    await until('paused', async () => (await state())!.paused);
+    return state();
+  };
   const orgs = () => pd.store.live('organizations');
   const persons = () => pd.store.live('persons');
   const searches = () => pd.calls.filter((call) => call.path.includes('/search')).length;
@@ -120,10 +134,7 @@ export function definePipedriveSuite(provision: Provision): void {
 
   it('adopts what a sales team typed by exact search, keeping typed values (fill-empty), and creates no duplicate', async () => {
     const keys = createFields();
-    const typed = pd.store.insert('organizations', {
-      name: 'Acme (typed)',
-      custom_fields: { [keys.domain]: 'acme-robotics.com' },
-    });
+    const typed = typedOrg(keys.domain, 'Acme (typed)', 'acme-robotics.com');
     const typedPerson = pd.store.insert('persons', {
       name: 'Tobias (typed)',
       custom_fields: { [keys.linkedin]: 'https://www.linkedin.com/in/tobias-brandt' },
@@ -144,14 +155,8 @@ export function definePipedriveSuite(provision: Provision): void {
 
   it('fails an event whose domain matches two organizations, naming both, and creates none', async () => {
     const keys = createFields();
-    const a = pd.store.insert('organizations', {
-      name: 'Acme A',
-      custom_fields: { [keys.domain]: 'acme-robotics.com' },
-    });
-    const b = pd.store.insert('organizations', {
-      name: 'Acme B',
-      custom_fields: { [keys.domain]: 'ACME-robotics.com' },
-    });
+    const a = typedOrg(keys.domain, 'Acme A', 'acme-robotics.com');
+    const b = typedOrg(keys.domain, 'Acme B', 'ACME-robotics.com');
     const configured = await configure();
     await world.storeFixture('company-reveal');
     await deliverAll(configured);
@@ -164,10 +169,7 @@ export function definePipedriveSuite(provision: Provision): void {
 
   it('updates the very person a job carries (pd_id), and re-links a moved person to the new organization', async () => {
     const keys = createFields();
-    const old = pd.store.insert('organizations', {
-      name: 'Globex',
-      custom_fields: { [keys.domain]: 'globex.com' },
-    });
+    const old = typedOrg(keys.domain, 'Globex', 'globex.com');
     const carried = pd.store.insert('persons', {
       name: 'Maria (typed)',
       org_id: old.id,
@@ -190,13 +192,7 @@ export function definePipedriveSuite(provision: Provision): void {
 
   it('pauses with one line naming a missing key field and its setting', async () => {
     const configured = await configure();
-    await world.storeFixture('company-reveal');
-    await world.dispatcher([configured]);
-    await until(
-      'paused',
-      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
-    );
-    const [state] = await listDestinationStates(world.database.db, Date.now());
+    const state = await pausedOn(configured, 'company-reveal');
     expect(state!.last_error).toContain('Pipedrive has no organization field "Domain"');
     expect(state!.last_error).toContain('org_key_field');
     expect(orgs()).toHaveLength(0);
@@ -211,13 +207,7 @@ export function definePipedriveSuite(provision: Provision): void {
       error: 'unauthorized access',
       errorCode: 401,
     });
-    await world.storeFixture('company-reveal');
-    await world.dispatcher([configured]);
-    await until(
-      'paused',
-      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
-    );
-    const [state] = await listDestinationStates(world.database.db, Date.now());
+    const state = await pausedOn(configured, 'company-reveal');
     expect(state!.last_error).toContain(ENV_NAME);
     expect(state!.last_error).not.toContain(pd.token);
     expect(world.logs.text()).not.toContain(pd.token);
@@ -226,11 +216,7 @@ export function definePipedriveSuite(provision: Provision): void {
   it('a burst 429 defers the events for the 2 s window, never sent through, then delivers them', async () => {
     createFields();
     const configured = await configure();
-    pd.failNext({ method: 'POST', path: /organizations$/ }, 429, {
-      success: false,
-      error: 'Request over limit',
-      errorCode: 429,
-    });
+    tooManyOnCreate('Request over limit');
     await world.storeFixture('company-reveal');
     await deliverAll(configured);
     expect((await events())[0]!.status).toBe('delivered');
@@ -244,11 +230,7 @@ export function definePipedriveSuite(provision: Provision): void {
   it('a daily 429 defers the events until the reset', async () => {
     createFields();
     const configured = await configure();
-    pd.failNext({ method: 'POST', path: /organizations$/ }, 429, {
-      success: false,
-      error: 'daily request budget exceeded',
-      errorCode: 429,
-    });
+    tooManyOnCreate('daily request budget exceeded');
     await world.storeFixture('company-reveal');
     const started = Date.now();
     await world.dispatcher([configured]);
@@ -268,13 +250,7 @@ export function definePipedriveSuite(provision: Provision): void {
       403,
       '<!DOCTYPE html><html><title>Attention Required! | Cloudflare</title></html>',
     );
-    await world.storeFixture('company-reveal');
-    await world.dispatcher([configured]);
-    await until(
-      'paused',
-      async () => (await listDestinationStates(world.database.db, Date.now()))[0]!.paused,
-    );
-    const [state] = await listDestinationStates(world.database.db, Date.now());
+    const state = await pausedOn(configured, 'company-reveal');
     expect(state!.last_error).toContain('Cloudflare');
     expect((await events())[0]!.status).toBe('pending');
   });
