@@ -6,6 +6,8 @@
  * ambiguous domain failed, a missing key field and a 401 pausing with one line, a burst 429 deferring.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { canDryRun } from '../../../src/destinations/crm/crm-destination.js';
+import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
@@ -271,5 +273,37 @@ export function definePipedriveSuite(provision: Provision): void {
     expect(pd.spent()).toBeLessThanOrEqual(100);
     expect(pd.calls.some((call) => call.status === 429)).toBe(false);
     expect((await events()).some((event) => event.status === 'pending')).toBe(true);
+  });
+
+  it('a dry run reads only (GETs and searches) and says per record what the real run would write', async () => {
+    const keys = createFields();
+    const typed = typedOrg(keys.domain, 'Acme (typed)', 'acme-robotics.com');
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    const destination = configured.create({
+      database: world.database,
+      logger: world.logs.logger,
+      now: Date.now,
+      fetch: globalThis.fetch,
+    });
+    expect(canDryRun(destination)).toBe(true);
+    const report = await dryRunReplay({
+      database: world.database,
+      destination: destination as Parameters<typeof dryRunReplay>[0]['destination'],
+      name: 'crm',
+      selection: { pending: true },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(pd.calls.every((call) => call.method === 'GET')).toBe(true);
+    expect(orgs().map((o) => o.id)).toEqual([typed.id]);
+    expect(persons()).toHaveLength(0);
+    const acme = report.records.find((r) => r.key === 'acme-robotics.com')!;
+    expect(acme.action).toBe('update');
+    expect(acme.changes.map((c) => c.property)).not.toContain('Name');
+    expect(acme.changes.map((c) => c.property)).toContain('Website');
+    const contacts = report.records.filter((r) => r.object === 'contacts');
+    expect(contacts.length).toBeGreaterThan(0);
+    expect(contacts.every((r) => r.action === 'create')).toBe(true);
   });
 }
