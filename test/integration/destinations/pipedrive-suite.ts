@@ -25,7 +25,8 @@ export function definePipedriveSuite(provision: Provision): void {
 
   beforeEach(async () => {
     world = await openWorld(provision);
-    pd = await startPipedriveStandIn({ indexLagMs: 0, burst: 1_000, searchBurst: 1_000 });
+    // Search does not see a write for a minute: a re-run must not depend on it.
+    pd = await startPipedriveStandIn({ indexLagMs: 60_000, burst: 1_000, searchBurst: 1_000 });
     started = false;
   });
   afterEach(async () => {
@@ -78,8 +79,11 @@ export function definePipedriveSuite(provision: Provision): void {
     );
   };
   /** An organization as a sales team typed it, with its domain in the key field. */
-  const typedOrg = (domainKey: string, name: string, domain: string) =>
-    pd.store.insert('organizations', { name, custom_fields: { [domainKey]: domain } });
+  const typedOrg = (domainKey: string, name: string, domain: string) => {
+    const record = pd.store.insert('organizations', { name, custom_fields: { [domainKey]: domain } });
+    pd.store.settleIndex();
+    return record;
+  };
   /** The first organization create answers 429 with `error`. */
   const tooManyOnCreate = (error: string) =>
     pd.failNext({ method: 'POST', path: /organizations$/ }, 429, { success: false, error, errorCode: 429 });
@@ -96,7 +100,7 @@ export function definePipedriveSuite(provision: Provision): void {
   const searches = () => pd.calls.filter((call) => call.path.includes('/search')).length;
   const tokens = () => pd.calls.reduce((sum, call) => sum + call.tokens, 0);
 
-  it('creates organizations and persons once, linked by org_id, and a re-run neither duplicates nor searches', async () => {
+  it('creates organizations and persons once, linked by org_id, and a re-run (search not yet seeing them) neither duplicates nor searches', async () => {
     const keys = createFields();
     const configured = await configure();
     await world.storeFixture('company-reveal');
@@ -118,6 +122,8 @@ export function definePipedriveSuite(provision: Provision): void {
     const maria = persons().find((p) => JSON.stringify(p.emails ?? []).includes('maria.keller@globex.com'))!;
     expect(maria.org_id).toBe(initech.id);
     const held = { orgs: orgs().length, persons: persons().length };
+    // New records: a search (20) and a create (5) each, beside the two field lists (40) read once.
+    expect(tokens()).toBeLessThanOrEqual(40 + (held.orgs + held.persons) * 27);
     const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
     expect(recorded).toHaveLength(held.orgs + held.persons);
 
@@ -141,6 +147,7 @@ export function definePipedriveSuite(provision: Provision): void {
       name: 'Tobias (typed)',
       custom_fields: { [keys.linkedin]: 'https://www.linkedin.com/in/tobias-brandt' },
     });
+    pd.store.settleIndex();
     const configured = await configure();
     await world.storeFixture('company-reveal');
     await world.storeFixture('search-contact');
