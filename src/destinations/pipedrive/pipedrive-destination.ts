@@ -16,7 +16,7 @@ import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
 import { createPipedriveAdapter } from './pipedrive-adapter.js';
 import { classifyTrouble, dailyBudget, PIPEDRIVE_RETRY_POLICY } from './pipedrive-answer.js';
-import { MOVED_FIELDS, PIPEDRIVE_SHAPE } from './pipedrive-records.js';
+import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
@@ -102,7 +102,7 @@ function createPipedriveDestination(
     settings: crmSyncSettings(
       config,
       { companyKey: config.org_key_field, contactKey: config.person_key_field },
-      MOVED_FIELDS,
+      PIPEDRIVE_SHAPE.movedFields,
     ),
     deps,
   });
