@@ -249,6 +249,28 @@ async function withServe(
   return { startMb, peakMb };
 }
 
+/**
+ * Delivers one job, waits until the hostile side is called, delivers a second one (acknowledged while the
+ * destination fights its CRM), and waits until both events are `status`.
+ */
+async function twoEventsEnd(
+  serve: ServeProcess,
+  events: () => Promise<Array<Record<string, unknown>>>,
+  status: 'failed' | 'delivered',
+): Promise<void> {
+  expect(await deliverOne(serve)).toBe(200);
+  await until('the hostile CRM is called', () => hostile.hostileRequests > 0, 20_000);
+  expect(await deliverOne(serve)).toBe(200);
+  await until(
+    `both events end ${status}`,
+    async () => {
+      const rows = await events();
+      return rows.length === 2 && rows.every((row) => row.status === status);
+    },
+    90_000,
+  );
+}
+
 const recorded: Record<string, unknown> = {};
 /** Adds one case's figures to test-artifacts/reliability/hostile-crm.json. */
 function record(mode: Mode, figures: Figures, extra: Record<string, number>): void {
@@ -264,18 +286,7 @@ function record(mode: Mode, figures: Figures, extra: Record<string, number>): vo
 describe('hooksync serve against a hostile CRM, under a 96 MB heap', () => {
   it('reads a 150 MB answer under its cap: alive, bounded, events failed on the schedule', async () => {
     const figures = await withServe('huge', async (serve, events) => {
-      expect(await deliverOne(serve)).toBe(200);
-      await until('the hostile CRM is called', () => hostile.hostileRequests > 0, 20_000);
-      // Deliveries are acknowledged while the destination is fighting its CRM.
-      expect(await deliverOne(serve)).toBe(200);
-      await until(
-        'both events end failed after their attempts',
-        async () => {
-          const rows = await events();
-          return rows.length === 2 && rows.every((row) => row.status === 'failed');
-        },
-        90_000,
-      );
+      await twoEventsEnd(serve, events, 'failed');
       for (const row of await events()) {
         expect(row.attempts).toBe(ATTEMPTS);
         expect(String(row.last_error)).toMatch(/cap|larger|bytes|MiB/i);
@@ -292,17 +303,7 @@ describe('hooksync serve against a hostile CRM, under a 96 MB heap', () => {
 
   it('counts a malformed 200 as a failed attempt: events failed on the schedule, no tight loop', async () => {
     const figures = await withServe('malformed', async (serve, events) => {
-      expect(await deliverOne(serve)).toBe(200);
-      await until('the hostile CRM is called', () => hostile.hostileRequests > 0, 20_000);
-      expect(await deliverOne(serve)).toBe(200);
-      await until(
-        'both events end failed after their attempts',
-        async () => {
-          const rows = await events();
-          return rows.length === 2 && rows.every((row) => row.status === 'failed');
-        },
-        90_000,
-      );
+      await twoEventsEnd(serve, events, 'failed');
       for (const row of await events()) {
         expect(row.attempts).toBe(ATTEMPTS);
         expect(String(row.last_error)).toMatch(/results/);
@@ -326,17 +327,7 @@ describe('hooksync serve against a hostile CRM, under a 96 MB heap', () => {
     hostile.searchFirstPages = 0;
     hostile.searchNextPages = 0;
     const figures = await withServe('paging', async (serve, events) => {
-      expect(await deliverOne(serve)).toBe(200);
-      await until('the hostile search is called', () => hostile.hostileRequests > 0, 20_000);
-      expect(await deliverOne(serve)).toBe(200);
-      await until(
-        'both events end delivered',
-        async () => {
-          const rows = await events();
-          return rows.length === 2 && rows.every((row) => row.status === 'delivered');
-        },
-        90_000,
-      );
+      await twoEventsEnd(serve, events, 'delivered');
     });
     record('paging', figures, { searches: hostile.searchFirstPages, nextPages: hostile.searchNextPages });
     expect(figures.peakMb - figures.startMb).toBeLessThan(MAX_RSS_GROWTH_MB);
