@@ -16,7 +16,13 @@ import type {
 import type { CrmAdapter } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
 import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
-import { type CrmTemplateNames, type CrmTemplates, crmRows, loadCrmTemplates } from './crm-rows.js';
+import {
+  type CarriedIdField,
+  type CrmTemplateNames,
+  type CrmTemplates,
+  crmRows,
+  loadCrmTemplates,
+} from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
 import type { RecordIdStore } from './find-existing.js';
 import { mapRecords, type RecordShape } from './map-records.js';
@@ -61,6 +67,8 @@ export interface CrmDestinationOptions {
   readonly counters: CrmCounters;
   readonly templates: CrmTemplateNames;
   readonly shape: RecordShape;
+  /** The `custom_fields` key carrying the record id, when not the templates' own (the shape's `recordId`). */
+  readonly carriedIdKey?: string | undefined;
   readonly settings: SyncSettings;
   readonly setup?: CrmSetup | undefined;
   readonly deps: DestinationDeps;
@@ -77,7 +85,12 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
   };
   let templates: Promise<CrmTemplates> | undefined;
   const loaded = () => {
-    templates ??= loadCrmTemplates(options.templates);
+    const { recordId } = options.shape;
+    const carried: CarriedIdField | undefined =
+      recordId === undefined || options.carriedIdKey === undefined
+        ? undefined
+        : { column: recordId, key: options.carriedIdKey };
+    templates ??= loadCrmTemplates(options.templates, carried);
     return templates;
   };
   const run = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal, dryRun: boolean) => {

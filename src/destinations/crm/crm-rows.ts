@@ -22,11 +22,34 @@ export interface CrmTemplateNames {
   readonly contacts: string;
 }
 
+/**
+ * Where the record id is carried when the destination names its own `custom_fields` key (Salesforce's
+ * `id_field`): the templates' record id `column` then reads `task.custom_fields.<key>`.
+ */
+export interface CarriedIdField {
+  readonly column: string;
+  readonly key: string;
+}
+
+function carryingFrom(template: ExportTemplate, carried: CarriedIdField | undefined): ExportTemplate {
+  if (carried === undefined) return template;
+  const field = `task.custom_fields.${carried.key}`;
+  return {
+    ...template,
+    columns: template.columns.map((column) =>
+      column.header === carried.column ? { header: column.header, field, transforms: [] } : column,
+    ),
+  };
+}
+
 /** Loads the built-in templates the destination maps with. */
-export async function loadCrmTemplates(names: CrmTemplateNames): Promise<CrmTemplates> {
+export async function loadCrmTemplates(
+  names: CrmTemplateNames,
+  carried?: CarriedIdField,
+): Promise<CrmTemplates> {
   const [companies, contacts] = await Promise.all([
-    loadTemplate(names.companies),
-    loadTemplate(names.contacts),
+    loadTemplate(names.companies).then((template) => carryingFrom(template, carried)),
+    loadTemplate(names.contacts).then((template) => carryingFrom(template, carried)),
   ]);
   return {
     companies,

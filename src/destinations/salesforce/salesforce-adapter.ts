@@ -63,10 +63,18 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     return found;
   };
 
-  /** Where each person key lives: a Contact first, then a Lead (fields read named as the Contact's). */
-  const findPersons = async (keys: readonly string[], fields: readonly string[], signal: AbortSignal) => {
+  /**
+   * Where each person key (or, by `keyField` `Id`, each record id) lives: a Contact first, then a Lead
+   * (fields read named as the Contact's).
+   */
+  const findPersons = async (
+    keys: readonly string[],
+    fields: readonly string[],
+    signal: AbortSignal,
+    keyField: string = personKey,
+  ) => {
     const lead = await options.leadFields();
-    const contacts = await query('Contact', personKey, keys, fields, signal);
+    const contacts = await query('Contact', keyField, keys, fields, signal);
     const rest = keys.filter((key) => !contacts.has(key));
     const leadNames = fields.flatMap((field) => {
       const name = lead.toLead.get(field);
@@ -75,7 +83,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     const leads =
       rest.length === 0
         ? new Map<string, HeldRecord>()
-        : await query('Lead', personKey, rest, leadNames, signal);
+        : await query('Lead', keyField, rest, leadNames, signal);
     const held = new Map<string, Held>();
     for (const [key, record] of contacts) held.set(key, { object: 'Contact', record });
     for (const [key, record] of leads) {
@@ -167,11 +175,13 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     name: 'Salesforce',
     limits: { writeBatch: COLLECTION_LIMIT, readBatch: SALESFORCE_READ_BATCH },
     links: 'in-write',
-    async read(object: CrmObject, _idProperty, keys, properties, signal) {
+    async read(object: CrmObject, idProperty, keys, properties, signal) {
+      // No idProperty: `keys` are record Ids (a carried or adopted record, read for fill-empty).
+      const byId = idProperty === undefined;
       if (object === 'companies')
         return query(
           'Account',
-          accountKey,
+          byId ? 'Id' : accountKey,
           keys,
           properties.filter((p) => p !== accountKey),
           signal,
@@ -180,6 +190,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
         keys,
         properties.filter((p) => p !== personKey),
         signal,
+        byId ? 'Id' : personKey,
       );
       return new Map([...held].map(([key, { record }]) => [key, record]));
     },

@@ -62,7 +62,10 @@ export const salesforceSchema = z.strictObject({
   account_key: fieldName.default('Hooksync_Company_Id__c'),
   person_key: fieldName.default('Hooksync_Person_Id__c'),
   /** The key of `custom_fields` that carries a record's Salesforce Id. */
-  id_field: z.string().min(1).default('sf_id'),
+  id_field: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a custom_fields key (letters, digits, _ and -)')
+    .default('sf_id'),
   new_persons: z.enum(['contact-if-account', 'contact', 'lead']).default('contact-if-account'),
   write: z.enum(['fill-empty', 'overwrite']).default('fill-empty'),
   fields: z.record(fieldName, z.enum(['overwrite', 'fill-empty', 'skip'])).default({}),

@@ -44,6 +44,8 @@ export const SALESFORCE_SHAPE: RecordShape = {
   contactCompany: 'Current_Company__c',
   movedFields: MOVED_FIELDS,
   leftFields: ['Job_Change_Status__c'],
+  // The carried Salesforce Id (custom_fields.sf_id, or the key `id_field` names): that record is updated.
+  recordId: 'Id',
 };
 
 /** Sync settings from a config. */
@@ -113,6 +115,7 @@ function createSalesforceDestination(
     counters,
     templates: SALESFORCE_TEMPLATES,
     shape: SALESFORCE_SHAPE,
+    carriedIdKey: config.id_field,
     settings: syncSettingsOf(config),
     deps,
   });

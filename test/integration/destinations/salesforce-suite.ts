@@ -10,6 +10,7 @@ import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
+import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
 
@@ -108,6 +109,54 @@ export function defineSalesforceSuite(provision: Provision): void {
     );
     expect(sf.records('Account')).toHaveLength(1);
   });
+
+  it.each([
+    ['custom_fields.sf_id', {}, 'sf_id'],
+    ['the key id_field names', { id_field: 'crm_id' }, 'crm_id'],
+  ])(
+    'updates the very Contact a job carries (%s) by its Id, stamps the key, and creates nothing',
+    async (_what, extra, key) => {
+      const carried = sf.seed('Contact', {
+        LastName: 'Keller',
+        FirstName: 'Maria',
+        Email: 'm.keller@old-address.example',
+        LinkedIn_URL__c: 'https://www.linkedin.com/in/someone-else',
+      });
+      // A Contact the mover would match by e-mail or LinkedIn, were the carried Id not the strongest key.
+      const other = sf.seed('Contact', {
+        LastName: 'Other',
+        Email: 'maria.keller@globex.com',
+        LinkedIn_URL__c: 'https://www.linkedin.com/in/maria-keller-4b1a2',
+      });
+      const configured = await configure(extra);
+      const text = envelopeText('job-change-moved').text.replace(
+        '"hubspot_contact_id": "951203"',
+        `"${key}": "${carried}"`,
+      );
+      expect(text).toContain(carried);
+      await world.store.store({ envelopeText: text, source: 'webhook' });
+      await deliverAll(configured);
+      const [event] = await events();
+      expect([event!.status, event!.last_error]).toEqual(['delivered', null]);
+      expect(sf.records('Contact').map((record) => record.Id)).toEqual([carried, other]);
+      expect(sf.records('Lead')).toEqual([]);
+      expect(sf.records('Account')).toEqual([]);
+      const updated = sf.records('Contact')[0]!;
+      expect(updated).toMatchObject({
+        Id: carried,
+        Hooksync_Person_Id__c: '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73',
+        Job_Change_Status__c: 'moved',
+        Email: 'm.keller@old-address.example',
+        LinkedIn_URL__c: 'https://www.linkedin.com/in/someone-else',
+      });
+      expect(sf.records('Contact')[1]).toMatchObject({ Id: other, LastName: 'Other' });
+      expect(sf.records('Contact')[1]!.Hooksync_Person_Id__c ?? null).toBeNull();
+      // Updated by Id, never upserted by key: no write went to the external id path.
+      const writes = sf.calls().filter((c) => c.path.includes('/composite/sobjects'));
+      expect(writes.length).toBeGreaterThan(0);
+      for (const call of writes) expect(call.path).not.toContain('/composite/sobjects/Contact/');
+    },
+  );
 
   it('fails only the event whose record Salesforce refuses, with its message', async () => {
     sf.addValidationRule({
