@@ -52,7 +52,7 @@ const EXAMPLES: Readonly<Record<LaunchOperation, string>> = {
     --set departments=Sales --set page_size=25 --pages 3 --carry account_id=Id`,
   'job-change': `  # check every contact of contacts.csv for a job change, carrying the CRM record id
   hooksync launch job-change --from contacts.csv --map professional_email=Email \\
-    --map contact_full_name='Full Name' --carry Id`,
+    --map contact_full_name='Full Name' --carry sf_id=Id`,
   reveal: `  # the companies behind yesterday's visitor IPs (one "ip" column; or JSON lines)
   hooksync launch reveal --from visitors.csv --max-usd 25`,
 };
