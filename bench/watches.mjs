@@ -26,9 +26,10 @@ import { createSimulator } from '../dist/simulator/create-simulator.js';
 import { createJobStore } from '../dist/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
 import { parseWatches } from '../dist/watches/load-watches.js';
-import { runCycle, watchedRows } from '../dist/watches/run-cycle.js';
+import { runCycle } from '../dist/watches/run-cycle.js';
 import { cycleToRunNow } from '../dist/watches/start-watches.js';
 import { planForCycle } from '../dist/watches/watch-plan.js';
+import { watchedRows } from '../dist/watches/watched-rows.js';
 
 const { values } = parseArgs({
   options: {

@@ -22,7 +22,7 @@ import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import type { WatchDefinition } from '../watches/load-watches.js';
-import type { WatchClock } from '../watches/run-cycle.js';
+import type { WatchClock } from '../watches/watch-clock.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { applyMemoryPlan, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';

@@ -1,8 +1,8 @@
 /**
  * `purge --person`: an erasure request for one LinkedIn URL. Always deleted: the person's persons rows,
  * the job_changes rows about them (as the contact asked for or as the person found), and quarantined
- * bodies that mention them (refused copies, kept only for diagnosis), and `hooksync launch` records of
- * requests that name them. Stored envelopes that mention them
+ * bodies that mention them (refused copies, kept only for diagnosis), `hooksync launch` records of
+ * requests that name them, and the CRM destinations' contact ids keyed by their LinkedIn URL or e-mail. Stored envelopes that mention them
  * are verbatim records that may hold other people too (a Search Contact page): they are reported, and
  * deleted with all their rows only when `includeJobs` says so. See docs/operations.md, Retention.
  */
@@ -51,6 +51,8 @@ interface PersonPurgePlan {
   readonly launchRows: Set<string>;
   /** watch_changes ids whose before, after or carried fields mention the person. */
   readonly watchChanges: Set<string>;
+  /** crm_record_ids contacts rows (destination and key) keyed by the person's LinkedIn URL or e-mail. */
+  readonly crmRecordIds: Map<string, { destination: string; key: string }>;
   /** Jobs whose envelope mentions the person. */
   readonly mentioning: string[];
 }
@@ -119,6 +121,40 @@ async function jobsMentioning(db: Kysely<Database>, needle: string, fromRows: re
   return mentioning;
 }
 
+/**
+ * The CRM destinations' contacts keyed by the person (crm_record_ids, migration 016): by their LinkedIn URL
+ * (compared as purge compares URLs) or by one of their e-mails. Keyed by destination and key.
+ */
+async function crmContactRows(
+  db: Kysely<Database>,
+  needle: string,
+  pattern: string,
+  emails: ReadonlySet<string>,
+): Promise<Map<string, { destination: string; key: string }>> {
+  const found = new Map<string, { destination: string; key: string }>();
+  const add = (row: { destination: string; key: string }): void => {
+    found.set(`${row.destination}\u0000${row.key}`, { destination: row.destination, key: row.key });
+  };
+  for (const row of await db
+    .selectFrom('crm_record_ids')
+    .select(['destination', 'key'])
+    .where('object', '=', 'contacts')
+    .where(likeMatch('key', pattern))
+    .execute()) {
+    if (isSameLinkedinUrl(row.key, needle)) add(row);
+  }
+  for (const chunk of chunkForParameters([...emails], 1, KEYS_PER_STATEMENT)) {
+    for (const row of await db
+      .selectFrom('crm_record_ids')
+      .select(['destination', 'key'])
+      .where('object', '=', 'contacts')
+      .where('key', 'in', chunk)
+      .execute())
+      add(row);
+  }
+  return found;
+}
+
 async function planPersonPurge(
   db: Kysely<Database>,
   needle: string,
@@ -136,15 +172,22 @@ async function planPersonPurge(
     }
   }
   const jobChanges = new Set<string>();
+  // The person's e-mails, as the CRM destinations key contacts by them (trimmed, lower-cased).
+  const emails = new Set<string>();
   for (const row of await db
     .selectFrom('job_changes')
-    .select(['job_id', 'linkedin_url', 'contact_linkedin'])
+    .select(['job_id', 'linkedin_url', 'contact_linkedin', 'professional_email', 'personal_email'])
     .where((eb) => eb.or([likeMatch('linkedin_url', pattern), likeMatch('contact_linkedin', pattern)]))
     .execute()) {
     if (isSameLinkedinUrl(row.linkedin_url, needle) || isSameLinkedinUrl(row.contact_linkedin, needle)) {
       jobChanges.add(row.job_id);
+      for (const email of [row.professional_email, row.personal_email]) {
+        const key = email?.trim().toLowerCase();
+        if (key) emails.add(key);
+      }
     }
   }
+  const crmRecordIds = await crmContactRows(db, needle, pattern, emails);
   const quarantine = await quarantineMentions(db, needle);
   const launchRows = new Set<string>();
   for (const row of await db
@@ -201,7 +244,7 @@ async function planPersonPurge(
         companies.add(row.job_id);
     }
   }
-  return { persons, jobChanges, companies, quarantine, launchRows, watchChanges, mentioning };
+  return { persons, jobChanges, companies, quarantine, launchRows, watchChanges, crmRecordIds, mentioning };
 }
 
 async function deleteByKeys(
@@ -253,6 +296,17 @@ async function executePlan(
   deleted.watch_changes = await deleteByKeys(plan.watchChanges, (ids) =>
     trx.deleteFrom('watch_changes').where('id', 'in', ids.map(Number)).executeTakeFirst(),
   );
+  // Two parameters per row: half the keys per statement.
+  for (const chunk of chunkForParameters([...plan.crmRecordIds.values()], 2, KEYS_PER_STATEMENT)) {
+    const result = await trx
+      .deleteFrom('crm_record_ids')
+      .where('object', '=', 'contacts')
+      .where((eb) =>
+        eb.or(chunk.map((k) => eb.and([eb('destination', '=', k.destination), eb('key', '=', k.key)]))),
+      )
+      .executeTakeFirst();
+    deleted.crm_record_ids += Number(result.numDeletedRows);
+  }
   if (includeJobs) {
     await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('kept_mentions').where('job_id', 'in', ids).executeTakeFirst(),
@@ -284,6 +338,7 @@ function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
   counts.quarantine = plan.quarantine.size;
   counts.launch_rows = plan.launchRows.size;
   counts.watch_changes = plan.watchChanges.size;
+  counts.crm_record_ids = plan.crmRecordIds.size;
   counts.jobs = includeJobs ? plan.mentioning.length : 0;
   return counts;
 }

@@ -15,6 +15,7 @@ export const PURGE_TABLES = [
   'delivery_stats',
   'launch_rows',
   'watch_changes',
+  'crm_record_ids',
 ] as const;
 
 /** A table a purge deletes from. */

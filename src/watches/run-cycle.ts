@@ -9,16 +9,15 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { StorageError } from '../errors.js';
-import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import type { Launcher } from '../launch/create-launcher.js';
 import { personsOf, totalUsdOf, unitsOf } from '../launch/launch-budget.js';
 import { launchRequest, stoppingReasonOf } from '../launch/launch-call.js';
-import { readRows } from '../launch/read-rows.js';
 import { type Reservation, SpendBudget } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
 import type { WatchDefinition } from './load-watches.js';
 import { observeAnswer } from './observe-answer.js';
-import { planForCycle, watchRowKey } from './watch-plan.js';
+import type { WatchClock } from './watch-clock.js';
+import { planForCycle } from './watch-plan.js';
 import {
   addCycleSpend,
   finishCycle,
@@ -29,42 +28,12 @@ import {
   setCycleRows,
   type WatchCycle,
 } from './watch-store.js';
+import { batches, countSource, type SourceCount, type WatchedRow, watchedRows } from './watched-rows.js';
 
 /** Checks in flight at once for one watch: enough to keep the pacer busy at the full rate. */
 export const DEFAULT_WATCH_CONCURRENCY = 4;
 /** The account's rate when nothing else is known (interface, Limits): 50 requests per 60 s. */
 export const DEFAULT_WATCH_RATE = Object.freeze({ requests: 50, perMs: 60_000 });
-/** Rows looked up in the database at once. */
-const BATCH = 200;
-/** Invalid rows named in the warning. */
-const PROBLEMS_SHOWN = 5;
-
-/** Time for the cycles: the real one, or a test's. `sleep` resolves false when `signal` aborts it. */
-export interface WatchClock {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal): Promise<boolean>;
-}
-
-/** The real clock. */
-export const SYSTEM_CLOCK: WatchClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<boolean>((resolve) => {
-      if (signal.aborted) return resolve(false);
-      const timer = setTimeout(
-        () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(true);
-        },
-        Math.max(0, ms),
-      );
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    }),
-};
 
 /** What a cycle needs. */
 export interface CycleDeps {
@@ -112,79 +81,6 @@ export interface CycleSummary {
   readonly stopped: CycleStop | null;
   /** True when the cycle is over (every row checked, or stopped until the next one). */
   readonly finished: boolean;
-}
-
-/** A row of the source, built: its key and request, or its problems. */
-export type WatchedRow =
-  | { readonly line: number; readonly key: string; readonly request: Record<string, unknown> }
-  | { readonly line: number; readonly problems: readonly string[] };
-
-/** The source's rows, built with the cycle's plan, streamed. */
-export async function* watchedRows(watch: WatchDefinition, plan: RequestPlan): AsyncGenerator<WatchedRow> {
-  for await (const row of readRows(watch.source.file, watch.source.format)) {
-    if ('problem' in row) {
-      yield { line: row.line, problems: [`line is ${row.problem}`] };
-      continue;
-    }
-    const built = buildRequest(plan, row.cells);
-    if (built.problems !== undefined) yield { line: row.line, problems: built.problems };
-    else yield { line: row.line, key: watchRowKey(watch, built.request), request: built.request };
-  }
-}
-
-async function* batches(
-  rows: AsyncGenerator<WatchedRow>,
-): AsyncGenerator<Array<Extract<WatchedRow, { key: string }>>> {
-  let batch: Array<Extract<WatchedRow, { key: string }>> = [];
-  for await (const row of rows) {
-    if (!('key' in row)) continue;
-    batch.push(row);
-    if (batch.length >= BATCH) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
-
-/** Counts of one reading of the source against the cycle. */
-export interface SourceCount {
-  readonly valid: number;
-  readonly invalid: number;
-  readonly pending: number;
-  readonly problems: readonly string[];
-}
-
-/** Reads the source once: valid and invalid rows, and how many are not checked in `cycle` yet. */
-export async function countSource(
-  db: Kysely<Database>,
-  watch: WatchDefinition,
-  plan: RequestPlan,
-  cycle: number,
-): Promise<SourceCount> {
-  let valid = 0;
-  let invalid = 0;
-  let pending = 0;
-  const problems: string[] = [];
-  let keys: string[] = [];
-  const flush = async (): Promise<void> => {
-    if (keys.length === 0) return;
-    const done = await keysCheckedIn(db, watch.name, cycle, keys);
-    pending += keys.length - done.size;
-    keys = [];
-  };
-  for await (const row of watchedRows(watch, plan)) {
-    if (!('key' in row)) {
-      invalid += 1;
-      if (problems.length < PROBLEMS_SHOWN) problems.push(`line ${row.line}: ${row.problems.join('; ')}`);
-      continue;
-    }
-    valid += 1;
-    keys.push(row.key);
-    if (keys.length >= BATCH) await flush();
-  }
-  await flush();
-  return { valid, invalid, pending, problems };
 }
 
 function usd(micros: number | string): number {

@@ -11,7 +11,8 @@ import type { Database } from '../storage/database.js';
 import { createLeaseHolderId } from '../storage/leases/acquire-lease.js';
 import { holdLease } from '../storage/leases/hold-lease.js';
 import type { WatchDefinition } from './load-watches.js';
-import { type CycleDeps, runCycle, SYSTEM_CLOCK } from './run-cycle.js';
+import { type CycleDeps, runCycle } from './run-cycle.js';
+import { SYSTEM_CLOCK } from './watch-clock.js';
 import { beginCycle, latestCycle, type WatchCycle } from './watch-store.js';
 
 /** How long a watch's lease lasts unless renewed (renewed every third): a dead holder blocks this long. */

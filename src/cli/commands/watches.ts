@@ -108,7 +108,9 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
   const logger = createLogger(config.logLevel, ctx.stderr);
   const { openMigratedDatabase } = await import('../../storage/open-migrated-database.js');
   const { planForCycle } = await import('../../watches/watch-plan.js');
-  const { countSource, runCycle, SYSTEM_CLOCK } = await import('../../watches/run-cycle.js');
+  const { runCycle } = await import('../../watches/run-cycle.js');
+  const { SYSTEM_CLOCK } = await import('../../watches/watch-clock.js');
+  const { countSource } = await import('../../watches/watched-rows.js');
   const { cycleToRunNow } = await import('../../watches/start-watches.js');
   const { latestCycle } = await import('../../watches/watch-store.js');
   const webhookUrl = config.publicUrl === undefined ? undefined : joinUrl(config.publicUrl, '/webhooks');

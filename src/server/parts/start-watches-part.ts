@@ -6,8 +6,8 @@
  */
 import { joinUrl } from '../../config/load-config.js';
 import { createLauncher } from '../../launch/create-launcher.js';
-import { SYSTEM_CLOCK } from '../../watches/run-cycle.js';
 import { startWatches } from '../../watches/start-watches.js';
+import { SYSTEM_CLOCK } from '../../watches/watch-clock.js';
 import { registerWatchMetrics } from '../../watches/watch-metrics.js';
 import { NOTHING_TO_CLOSE, type ServePart } from './serve-part.js';
 

@@ -83,6 +83,9 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     expect(run.code).toBe(0);
     return JSON.parse(run.stdout) as PurgeReport;
   };
+  /** `purge --person LENA --dry-run` as an operator reads it (no --json). */
+  const printLenaDryRun = () =>
+    runCliCaptured(['purge', '--person', LENA, '--dry-run', '--database-url', provisioned.url]);
   const personUrls = async (): Promise<string[]> =>
     (await database.db.selectFrom('persons').select('linkedin_url').execute())
       .map((row) => row.linkedin_url ?? '')
@@ -107,6 +110,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       'normalization_queue',
       'kept_mentions',
       'person_texts',
+      'crm_record_ids',
     ] as const) {
       await database.db.deleteFrom(table).execute();
     }
@@ -131,6 +135,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       delivery_stats: 2, // two outcomes in an hour 100 days ago; the recent hour stays
       launch_rows: 0,
       watch_changes: 0,
+      crm_record_ids: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);
@@ -219,6 +224,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       delivery_stats: 0,
       launch_rows: 0,
       watch_changes: 0,
+      crm_record_ids: 0,
     };
     expect(dry).toMatchObject({ mode: 'person', dry_run: true, person: LENA, include_jobs: false });
     expect(dry.deleted).toEqual(expected);
@@ -267,6 +273,51 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
     expect(await database.db.selectFrom('kept_mentions').selectAll().execute()).toEqual([]);
   });
 
+  it("--person deletes the CRM contact ids keyed by the person's URL or e-mail, and no other", async () => {
+    const row = (destination: string, object: string, key: string) => ({
+      destination,
+      object,
+      key,
+      record_id: `${destination}-${object}-${key}`,
+      recorded_at: new Date(nowMs).toISOString(),
+    });
+    await database.db
+      .insertInto('crm_record_ids')
+      .values([
+        row('hubspot-main', 'contacts', LENA),
+        row('pipedrive', 'contacts', LENA),
+        // The recent job change about Lena carries this personal e-mail.
+        row('hubspot-main', 'contacts', 'j.okafor@example.net'),
+        row('hubspot-main', 'contacts', LENA_LOOKALIKE),
+        // Maria's e-mail is on a job change the purge keeps.
+        row('hubspot-main', 'contacts', 'maria.keller@globex.com'),
+        row('hubspot-main', 'companies', LENA),
+        row('hubspot-main', 'companies', 'example.net'),
+      ])
+      .execute();
+    const keys = async () =>
+      (await database.db.selectFrom('crm_record_ids').select(['destination', 'object', 'key']).execute())
+        .map((r) => `${r.destination} ${r.object} ${r.key}`)
+        .sort();
+    const before = await keys();
+    const dry = await purge(['--person', LENA_TYPED, '--dry-run']);
+    expect(dry.deleted.crm_record_ids).toBe(3);
+    expect(await keys()).toEqual(before);
+    const text = await printLenaDryRun();
+    // The printed report names the table too.
+    expect(text.stdout).toMatch(/crm_record_ids\s+3\b/);
+    const done = await purge(['--person', LENA_TYPED]);
+    expect(done.deleted.crm_record_ids).toBe(3);
+    expect(await keys()).toEqual(
+      [
+        `hubspot-main contacts ${LENA_LOOKALIKE}`,
+        'hubspot-main contacts maria.keller@globex.com',
+        `hubspot-main companies ${LENA}`,
+        'hubspot-main companies example.net',
+      ].sort(),
+    );
+  });
+
   it('--person --include-jobs deletes the envelopes that mention the person, with every row read from them', async () => {
     const before = await counts();
     const dry = await purge(['--person', LENA, '--include-jobs', '--dry-run']);
@@ -281,6 +332,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       delivery_stats: 0,
       launch_rows: 0,
       watch_changes: 0,
+      crm_record_ids: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);
@@ -299,14 +351,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
   });
 
   it('prints a table per table, and lists the envelopes it kept', async () => {
-    const run = await runCliCaptured([
-      'purge',
-      '--person',
-      LENA,
-      '--dry-run',
-      '--database-url',
-      provisioned.url,
-    ]);
+    const run = await printLenaDryRun();
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /^dry run: would delete 5 rows about https:\/\/www\.linkedin\.com\/in\/lena-vogel-sales$/m,

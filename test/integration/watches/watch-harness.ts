@@ -15,7 +15,8 @@ import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { parseWatches, type WatchDefinition } from '../../../src/watches/load-watches.js';
-import type { CycleDeps, WatchClock } from '../../../src/watches/run-cycle.js';
+import type { CycleDeps } from '../../../src/watches/run-cycle.js';
+import type { WatchClock } from '../../../src/watches/watch-clock.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 
 /** A clock that starts at `startMs` and moves only when slept on; `onSleep` runs before each sleep ends. */

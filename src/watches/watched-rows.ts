@@ -1,0 +1,90 @@
+/**
+ * A watch's source as its cycle sees it: each row built with the cycle's plan (launch's own code) into its key
+ * and request, or its problems; streamed, in batches for the database, and counted against the cycle.
+ */
+import type { Kysely } from 'kysely';
+import { buildRequest, type RequestPlan } from '../launch/build-request.js';
+import { readRows } from '../launch/read-rows.js';
+import type { Database } from '../storage/database.js';
+import type { WatchDefinition } from './load-watches.js';
+import { watchRowKey } from './watch-plan.js';
+import { keysCheckedIn } from './watch-store.js';
+
+/** Rows looked up in the database at once. */
+const BATCH = 200;
+/** Invalid rows named in the warning. */
+const PROBLEMS_SHOWN = 5;
+
+/** A row of the source, built: its key and request, or its problems. */
+export type WatchedRow =
+  | { readonly line: number; readonly key: string; readonly request: Record<string, unknown> }
+  | { readonly line: number; readonly problems: readonly string[] };
+
+/** The source's rows, built with the cycle's plan, streamed. */
+export async function* watchedRows(watch: WatchDefinition, plan: RequestPlan): AsyncGenerator<WatchedRow> {
+  for await (const row of readRows(watch.source.file, watch.source.format)) {
+    if ('problem' in row) {
+      yield { line: row.line, problems: [`line is ${row.problem}`] };
+      continue;
+    }
+    const built = buildRequest(plan, row.cells);
+    if (built.problems !== undefined) yield { line: row.line, problems: built.problems };
+    else yield { line: row.line, key: watchRowKey(watch, built.request), request: built.request };
+  }
+}
+
+/** The valid rows, in batches of the size looked up in the database at once. */
+export async function* batches(
+  rows: AsyncGenerator<WatchedRow>,
+): AsyncGenerator<Array<Extract<WatchedRow, { key: string }>>> {
+  let batch: Array<Extract<WatchedRow, { key: string }>> = [];
+  for await (const row of rows) {
+    if (!('key' in row)) continue;
+    batch.push(row);
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Counts of one reading of the source against the cycle. */
+export interface SourceCount {
+  readonly valid: number;
+  readonly invalid: number;
+  readonly pending: number;
+  readonly problems: readonly string[];
+}
+
+/** Reads the source once: valid and invalid rows, and how many are not checked in `cycle` yet. */
+export async function countSource(
+  db: Kysely<Database>,
+  watch: WatchDefinition,
+  plan: RequestPlan,
+  cycle: number,
+): Promise<SourceCount> {
+  let valid = 0;
+  let invalid = 0;
+  let pending = 0;
+  const problems: string[] = [];
+  let keys: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (keys.length === 0) return;
+    const done = await keysCheckedIn(db, watch.name, cycle, keys);
+    pending += keys.length - done.size;
+    keys = [];
+  };
+  for await (const row of watchedRows(watch, plan)) {
+    if (!('key' in row)) {
+      invalid += 1;
+      if (problems.length < PROBLEMS_SHOWN) problems.push(`line ${row.line}: ${row.problems.join('; ')}`);
+      continue;
+    }
+    valid += 1;
+    keys.push(row.key);
+    if (keys.length >= BATCH) await flush();
+  }
+  await flush();
+  return { valid, invalid, pending, problems };
+}
