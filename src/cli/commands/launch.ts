@@ -1,11 +1,6 @@
 /** `hooksync launch search | job-change | reveal --from FILE`: start jobs in bulk from a file. */
-import { once } from 'node:events';
 import { basename } from 'node:path';
-import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { type Command, Option } from 'commander';
-import { PARSED_ANSWER_GROWTH } from '../../client/answer-budget.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../client/read-capped-body.js';
-import { type ClientLimitSettings, loadClientLimits } from '../../config/load-client-limits.js';
 import { CONFIG_VARIABLES, joinUrl } from '../../config/load-config.js';
 import { isHttpUrl } from '../../contract/formats.js';
 import { InputError } from '../../errors.js';
@@ -22,13 +17,12 @@ import {
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
-import type { LaunchWorkerMessage } from '../launch-worker.js';
+import { launchAnswerBudgetBytes } from '../launch-thread.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';
 
-/** The flags of `hooksync launch <operation>`, as parsed (plain data: they are passed to the launch thread). */
-export interface LaunchFlags {
+interface LaunchFlags {
   from: string;
   format?: InputFormat;
   map: string[];
@@ -118,8 +112,7 @@ function summaryLines(report: LaunchReport): string[] {
   ];
 }
 
-/** Runs one launch in this thread (the launch thread calls it; see {@link runLaunchThread}). */
-export async function runLaunchCommand(
+async function runLaunchCommand(
   operation: LaunchOperation,
   flags: LaunchFlags,
   ctx: CliContext,
@@ -266,89 +259,6 @@ export async function runLaunchCommand(
   if (report.stopped !== null || report.failed > 0 || report.unresolved > 0) ctx.setExitCode(EXIT_FAILURE);
 }
 
-/**
- * The launch thread's script, beside the built CLI; undefined when running from the TypeScript sources (a
- * worker thread runs JavaScript only), where the launch runs in the calling thread.
- */
-const LAUNCH_WORKER = import.meta.url.endsWith('.js')
-  ? new URL('../launch-worker.js', import.meta.url)
-  : undefined;
-
-/**
- * The launch thread's young generation, in MB (V8 lets it grow to 48). A launch allocates fast and keeps
- * little; a large young generation is room taken for garbage, and a small one is collected often.
- */
-export const LAUNCH_YOUNG_GENERATION_MB = 3;
-/**
- * The launch thread's old generation beside the answers in flight, in MB: the code and the run's own
- * state (about 22 MB live after a full collection over a long reveal file), with room to spare.
- */
-export const LAUNCH_HEAP_BASE_MB = 48;
-
-/**
- * The answer bytes a launch reads at once: as set (HOOKSYNC_ANSWER_BUDGET_BYTES), else one answer of the
- * largest size read (HOOKSYNC_MAX_ANSWER_BYTES, default 4 MiB) at a time, not the client's 16 MiB: the
- * launch thread's heap is sized to hold them parsed.
- */
-export function launchAnswerBudgetBytes(limits: ClientLimitSettings): number {
-  return limits.answerBudgetBytes ?? limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-}
-
-/**
- * The launch thread's V8 limits: a small young generation, and an old generation that holds the answer
- * budget parsed on top of {@link LAUNCH_HEAP_BASE_MB}. A bounded old generation is what makes V8 collect
- * before the heap has grown to several times what is alive (in one process, it lets it grow first).
- */
-export function launchResourceLimits(limits: ClientLimitSettings): ResourceLimits {
-  const answersMb = Math.ceil((PARSED_ANSWER_GROWTH * launchAnswerBudgetBytes(limits)) / 2 ** 20);
-  return {
-    maxYoungGenerationSizeMb: LAUNCH_YOUNG_GENERATION_MB,
-    maxOldGenerationSizeMb: LAUNCH_HEAP_BASE_MB + answersMb,
-  };
-}
-
-/**
- * Runs the launch in a worker thread with bounded V8 limits (`resourceLimits`): its streams are piped into
- * the command's, its exit code and failure come back as messages, an interrupt goes to it as one.
- */
-async function runLaunchThread(
-  script: URL,
-  operation: LaunchOperation,
-  flags: LaunchFlags,
-  ctx: CliContext,
-): Promise<void> {
-  const worker = new Worker(script, {
-    workerData: { operation, flags, env: { ...ctx.env }, interactive: ctx.interactive },
-    stdin: flags.from === '-',
-    stdout: true,
-    stderr: true,
-    resourceLimits: launchResourceLimits(loadClientLimits(ctx.env)),
-  });
-  if (flags.from === '-' && worker.stdin !== null) ctx.stdin.pipe(worker.stdin);
-  worker.stdout.pipe(ctx.stdout, { end: false });
-  worker.stderr.pipe(ctx.stderr, { end: false });
-  const drained = Promise.all([once(worker.stdout, 'end'), once(worker.stderr, 'end')]);
-  let failure: Error | undefined;
-  worker.on('message', (message: LaunchWorkerMessage) => {
-    if (message.type === 'exit-code') ctx.setExitCode(message.code);
-    else if (message.type === 'failed') {
-      failure =
-        message.exitCode === undefined
-          ? new Error(message.message)
-          : new CliError(message.message, message.exitCode);
-    }
-  });
-  // A thread that dies (out of its memory, say) ends with an error event and then exits.
-  worker.on('error', (error) => {
-    failure ??= error;
-  });
-  void ctx.shutdown.then((signal) => worker.postMessage({ type: 'shutdown', signal }));
-  const [code] = (await once(worker, 'exit')) as [number];
-  await drained;
-  if (failure !== undefined) throw failure;
-  if (code !== 0) throw new CliError(`the launch thread stopped (exit code ${code})`, EXIT_FAILURE);
-}
-
 /** Registers `hooksync launch` and its three operations. */
 export function registerLaunchCommand(program: Command, ctx: CliContext): void {
   const launch = program
@@ -423,10 +333,6 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
     addDatabaseOption(command);
     addLogLevelOption(command);
     command.addHelpText('after', `\nExample:\n${EXAMPLES[operation]}\n`);
-    command.action((flags: LaunchFlags) =>
-      LAUNCH_WORKER === undefined
-        ? runLaunchCommand(operation, flags, ctx)
-        : runLaunchThread(LAUNCH_WORKER, operation, flags, ctx),
-    );
+    command.action((flags: LaunchFlags) => runLaunchCommand(operation, flags, ctx));
   }
 }

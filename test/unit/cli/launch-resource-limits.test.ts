@@ -4,7 +4,7 @@ import {
   LAUNCH_YOUNG_GENERATION_MB,
   launchAnswerBudgetBytes,
   launchResourceLimits,
-} from '../../../src/cli/commands/launch.js';
+} from '../../../src/cli/launch-thread.js';
 import { loadClientLimits } from '../../../src/config/load-client-limits.js';
 
 describe('the launch thread’s limits', () => {
