@@ -6,13 +6,13 @@
  *
  * Usage: npm run build && node bench/launch-memory.mjs [--rows 500,2000,8000] [--dist dist[,other/dist]]
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
+import { runWithPeakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '500,2000,8000' }, dist: { type: 'string', default: 'dist' } },
@@ -28,41 +28,20 @@ const sim = await createSimulator({
 });
 const dir = mkdtempSync(join(tmpdir(), 'hooksync-bench-launch-memory-'));
 
-function run(cli, file, database) {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [cli, 'launch', 'reveal', '--from', file, '--json'], {
-      env: {
-        ...process.env,
-        HOOKSYNC_API_BASE_URL: sim.url,
-        HOOKSYNC_API_KEY: apiKey,
-        HOOKSYNC_DATABASE_URL: database,
-        HOOKSYNC_LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    let peakKb = 0;
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    const poll = setInterval(() => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // Exited between two polls.
-      }
-    }, 100);
-    const started = performance.now();
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      let launched = 'no report';
-      try {
-        launched = JSON.parse(stdout).launched;
-      } catch {}
-      done({ code, launched, peakMb: peakKb / 1024, seconds: (performance.now() - started) / 1000 });
-    });
+async function run(cli, file, database) {
+  const started = performance.now();
+  const r = await runWithPeakRss([cli, 'launch', 'reveal', '--from', file, '--json'], {
+    ...process.env,
+    HOOKSYNC_API_BASE_URL: sim.url,
+    HOOKSYNC_API_KEY: apiKey,
+    HOOKSYNC_DATABASE_URL: database,
+    HOOKSYNC_LOG_LEVEL: 'warn',
   });
+  let launched = 'no report';
+  try {
+    launched = JSON.parse(r.stdout).launched;
+  } catch {}
+  return { code: r.code, launched, peakMb: r.peakKb / 1024, seconds: (performance.now() - started) / 1000 };
 }
 
 console.log('| rows | CLI | launched | exit | peak RSS | time |');
