@@ -64,6 +64,46 @@ describe('hooksync launch in its worker thread (built CLI)', () => {
     expect(sim.jobs()).toHaveLength(2);
   });
 
+  it('passes an interrupt to the thread: what is in flight finishes, nothing new starts, exit 1', async () => {
+    const ips = ['ip'];
+    for (let i = 0; i < 3000; i += 1) ips.push(`10.1.${(i >> 8) & 255}.${i & 255}`);
+    const file = join(dir, 'many.csv');
+    await writeFile(file, ips.join('\n'));
+    const before = sim.jobs().length;
+    const child = spawn(process.execPath, [cli, 'launch', 'reveal', '--from', file, '--json'], {
+      env: {
+        ...process.env,
+        HOOKSYNC_API_BASE_URL: sim.url,
+        HOOKSYNC_API_KEY: sim.apiKey,
+        HOOKSYNC_DATABASE_URL: join(dir, 'interrupt.db'),
+        HOOKSYNC_LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const deadline = Date.now() + 60_000;
+    while (sim.jobs().length < before + 20 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    const code = await closed;
+    const report = JSON.parse(stdout) as { launched: number; stopped: string };
+    expect(code).toBe(1);
+    expect(report.stopped).toBe('interrupted');
+    expect(report.launched).toBeGreaterThanOrEqual(20);
+    expect(report.launched).toBeLessThan(3000);
+    expect(sim.jobs().length - before).toBe(report.launched);
+    expect(stderr).toContain('hooksync: interrupted: no new rows are launched');
+  }, 120_000);
+
   it("passes the thread's usage failure on as the command's: its line last, exit 2", async () => {
     const file = join(dir, 'no-ip.csv');
     await writeFile(file, 'address\n10.0.0.3\n');
