@@ -16,6 +16,7 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerTemplatesCommand } from './commands/templates.js';
 import { registerTrackCommand } from './commands/track.js';
+import { registerWatchesCommand } from './commands/watches.js';
 import type { CliContext } from './context.js';
 import { VERSION } from './version.js';
 
@@ -44,6 +45,7 @@ export function createProgram(ctx: CliContext): Command {
     registerQuarantineCommand,
     registerPurgeCommand,
     registerDestinationsCommand,
+    registerWatchesCommand,
     registerDemoCommand,
   ]) {
     register(program, ctx);

@@ -17,7 +17,10 @@ export interface ServeSettings {
 /** Throws ConfigError, naming the variable or flag, when `serve` cannot run on `config`. */
 export function checkServeConfig(
   config: HooksyncConfig,
-  options: { readonly reconcileCron?: string | undefined } = {},
+  options: {
+    readonly reconcileCron?: string | undefined;
+    readonly watches?: readonly unknown[] | undefined;
+  } = {},
 ): ServeSettings {
   if (config.adminToken !== undefined && config.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     throw new ConfigError(
@@ -37,6 +40,9 @@ export function checkServeConfig(
     throw new ConfigError(
       '--reconcile-cron needs HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to reach the finders',
     );
+  }
+  if ((options.watches?.length ?? 0) > 0 && account === undefined) {
+    throw new ConfigError('watches need HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY to launch their checks');
   }
   if (config.unsigned === 'fetch' && account === undefined) {
     throw new ConfigError(

@@ -63,6 +63,8 @@ export interface HooksyncConfig {
   readonly jobChangePath: string | undefined;
   /** A JSON file of destinations (docs/destinations.md); validated when a command loads it. */
   readonly destinationsFile: string | undefined;
+  /** A JSON file of watches (docs/watches.md); validated whole when serve or a watches command loads it. */
+  readonly watchesFile: string | undefined;
   /** The receiver's size, budget and rate limits (HOOKSYNC_BODY_BUDGET_BYTES and others; see load-receiver-limits.ts). */
   readonly receiverLimits: ReceiverLimitSettings;
   /** The service client's answer cap and answer budget (HOOKSYNC_MAX_ANSWER_BYTES, HOOKSYNC_ANSWER_BUDGET_BYTES). */
@@ -90,6 +92,7 @@ export const CONFIG_VARIABLES: Readonly<
   searchContactPath: 'HOOKSYNC_SEARCH_CONTACT_PATH',
   jobChangePath: 'HOOKSYNC_JOB_CHANGE_PATH',
   destinationsFile: 'HOOKSYNC_DESTINATIONS',
+  watchesFile: 'HOOKSYNC_WATCHES',
 });
 
 /** Values given on the command line; each wins over its variable. */
@@ -134,6 +137,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     searchContactPath: optionalPath(raw('searchContactPath'), CONFIG_VARIABLES.searchContactPath),
     jobChangePath: optionalPath(raw('jobChangePath'), CONFIG_VARIABLES.jobChangePath),
     destinationsFile: raw('destinationsFile'),
+    watchesFile: raw('watchesFile'),
   });
 }
 

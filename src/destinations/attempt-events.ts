@@ -75,8 +75,8 @@ export async function attemptEvents(
   });
   const plans: OutcomePlan[] = [];
   const ready: Array<{ event: ClaimedEvent; delivery: OutboxDelivery }> = [];
-  for (const { event, job, queued } of held) {
-    const planned = planDelivery(event, job, queued, policy());
+  for (const { event, job, queued, change } of held) {
+    const planned = planDelivery(event, job, queued, policy(), change);
     if ('plan' in planned) plans.push(planned.plan);
     else ready.push({ event, delivery: planned.delivery });
   }

@@ -7,7 +7,14 @@
  */
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { DispatchSettings } from './destination-type.js';
-import { type ClaimedEvent, claimEvents, loadEventJobs, queuedForNormalizer } from './outbox.js';
+import {
+  type ClaimedEvent,
+  claimEvents,
+  type EventChange,
+  loadEventChanges,
+  loadEventJobs,
+  queuedForNormalizer,
+} from './outbox.js';
 import type { EventJob } from './plan-outcome.js';
 import { whenUnlocked } from './when-unlocked.js';
 
@@ -16,6 +23,8 @@ export interface HeldEvent {
   readonly event: ClaimedEvent;
   readonly job: EventJob | undefined;
   readonly queued: boolean;
+  /** The watch change the event carries, when it carries one (undefined when purged since). */
+  readonly change?: EventChange | undefined;
 }
 
 /** A claim outlasts the attempt's timeout by this much: time to record the outcome before it lapses. */
@@ -77,8 +86,16 @@ export async function claimHeldEvents(
     }),
   );
   if (claimed.length === 0) return [];
-  const jobIds = claimed.map((event) => event.jobId);
+  const jobIds = claimed.filter((event) => event.changeId === undefined).map((event) => event.jobId);
   const jobs = await loadEventJobs(database.db, jobIds);
   const queued = options.normalized ? await queuedForNormalizer(database.db, jobIds) : new Set<string>();
-  return claimed.map((event) => ({ event, job: jobs.get(event.jobId), queued: queued.has(event.jobId) }));
+  const changes = await loadEventChanges(
+    database.db,
+    claimed.flatMap((event) => (event.changeId === undefined ? [] : [event.changeId])),
+  );
+  return claimed.map((event) =>
+    event.changeId === undefined
+      ? { event, job: jobs.get(event.jobId), queued: queued.has(event.jobId) }
+      : { event, job: undefined, queued: false, change: changes.get(event.changeId) },
+  );
 }

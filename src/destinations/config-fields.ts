@@ -69,3 +69,12 @@ export type SecretRef = z.infer<typeof secretRefSchema>;
 
 /** The job kinds to take (default: all); at least one when given. */
 export const kindsSchema = z.array(z.enum(DESTINATION_KINDS)).min(1).optional();
+
+/**
+ * A webhook destination's kinds: the job kinds, and `watch_change`, a watch's change (docs/watches.md),
+ * which only a destination naming it receives (every kind, the default, means every job kind).
+ */
+export const webhookKindsSchema = z
+  .array(z.enum([...DESTINATION_KINDS, 'watch_change']))
+  .min(1)
+  .optional();

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { EventChange } from './outbox.js';
 
 /** Settings every destination has, whatever its type. */
 export interface DestinationBase {
@@ -26,6 +27,8 @@ export interface OutboxDelivery {
   readonly envelopeText: string;
   /** The template's rows for this job, keyed by column header, when the destination names a template. */
   readonly rows?: ReadonlyArray<Readonly<Record<string, string>>>;
+  /** A watch's change (kind `watch_change`): then envelopeText is empty and the event is the change. */
+  readonly change?: EventChange;
 }
 
 /** What one attempt came to. */
@@ -107,4 +110,10 @@ export interface DestinationType<C extends DestinationBase> {
   /** The outbox settings of an event-driven type; undefined for a scheduled one. */
   dispatchSettings?(config: C): DispatchSettings;
   create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
+  /**
+   * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
+   * each from the environment or a file) resolves them itself, at load, into the list `create` receives.
+   * Throws Error with a `field …: …` message naming sources, never values.
+   */
+  resolveSecrets?(config: C, env: Readonly<Record<string, string | undefined>>): string[];
 }

@@ -5,6 +5,8 @@
 import type { DestinationBase, DestinationType } from './destination-type.js';
 import { FILE_DESTINATION } from './file-destination.js';
 import { HUBSPOT_DESTINATION } from './hubspot/hubspot-destination.js';
+import { PIPEDRIVE_DESTINATION } from './pipedrive/pipedrive-destination.js';
+import { SALESFORCE_DESTINATION } from './salesforce/salesforce-destination.js';
 import { WEBHOOK_DESTINATION } from './webhook-destination.js';
 
 /** Every known destination type. */
@@ -12,4 +14,6 @@ export const DESTINATION_TYPES: Readonly<Record<string, DestinationType<Destinat
   webhook: WEBHOOK_DESTINATION as unknown as DestinationType<DestinationBase>,
   file: FILE_DESTINATION as unknown as DestinationType<DestinationBase>,
   hubspot: HUBSPOT_DESTINATION as unknown as DestinationType<DestinationBase>,
+  salesforce: SALESFORCE_DESTINATION as unknown as DestinationType<DestinationBase>,
+  pipedrive: PIPEDRIVE_DESTINATION as unknown as DestinationType<DestinationBase>,
 });

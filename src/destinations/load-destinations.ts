@@ -4,13 +4,13 @@
  * wrong. Secrets are resolved here (from the environment or the literal) and kept in closures, out of
  * every object that could be printed; no message ever carries a secret's value.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
   type InsecureHttpAllowance,
   insecureHttpAllowanceOf,
   insecureHttpProblem,
 } from '../config/insecure-http.js';
+import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
@@ -33,14 +33,6 @@ export interface ConfiguredDestination {
 const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (text, key) =>
-      typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`,
-    '',
-  );
-}
 
 function resolveSecrets(refs: SecretRef | readonly SecretRef[], env: Env, where: string): string[] {
   const list = Array.isArray(refs) ? refs : [refs as SecretRef];
@@ -130,12 +122,23 @@ export async function parseDestinations(
     assertSecureUrls(config, allowance, where);
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
     seen.add(config.name);
+    const resolveOwn = definition.resolveSecrets;
+    let own: string[] | undefined;
+    if (resolveOwn !== undefined) {
+      try {
+        own = resolveOwn(config, env);
+      } catch (error) {
+        throw new ConfigError(`${where}, ${(error as Error).message}`);
+      }
+    }
     const secrets =
-      config.secret !== undefined
-        ? resolveSecrets(config.secret, env, where)
-        : config.token !== undefined
-          ? [resolveToken(config.token, env, where)]
-          : [];
+      own !== undefined
+        ? own
+        : config.secret !== undefined
+          ? resolveSecrets(config.secret, env, where)
+          : config.token !== undefined
+            ? [resolveToken(config.token, env, where)]
+            : [];
     if (config.template !== undefined) {
       try {
         await loadTemplate(config.template);
@@ -158,18 +161,6 @@ export async function parseDestinations(
 /** Reads and validates the destinations file at `path`; throws ConfigError with one clear line. */
 export async function loadDestinations(path: string, env: Env): Promise<ConfiguredDestination[]> {
   const label = `destinations file ${path}`;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${label}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    // JSON.parse's message quotes the text around the error, which may be a secret.
-    throw new ConfigError(`${label}: is not valid JSON`);
-  }
+  const document = readJsonConfigFile(path, label);
   return parseDestinations(document, env, label);
 }

@@ -19,6 +19,21 @@ export interface ClaimedEvent {
   readonly revision: number;
   /** Attempts made before this one. */
   readonly attempts: number;
+  /** The watch change the event carries (watch_changes.id), when it carries one instead of a job revision. */
+  readonly changeId?: string | undefined;
+}
+
+/** A watch change as its event delivers it (docs/watches.md). */
+export interface EventChange {
+  readonly id: string;
+  readonly watch: string;
+  readonly change: string;
+  readonly key: string;
+  readonly custom_fields: unknown;
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly detected_at: string;
+  readonly job_id: string;
 }
 
 /** How an attempt (or a decision not to make one) ends for an event. */
@@ -66,7 +81,9 @@ export async function claimEvents(
             .whereRef('p.destination', '=', 'e.destination')
             .whereRef('p.job_id', '=', 'e.job_id')
             .whereRef('p.revision', '<', 'e.revision')
-            .where('p.status', '=', 'pending'),
+            .where('p.status', '=', 'pending')
+            // A change's event (revision 0) orders nothing: it is not a revision of the job.
+            .where('p.change_id', 'is', null),
         ),
       ),
     )
@@ -78,7 +95,7 @@ export async function claimEvents(
     .updateTable('outbox_events')
     .set({ claimed_by: options.holder, claimed_until: options.claimedUntil })
     .where('id', 'in', due)
-    .returning(['id', 'job_id', 'revision', 'attempts'])
+    .returning(['id', 'job_id', 'revision', 'attempts', 'change_id'])
     .execute();
   return rows
     .map((row) => ({
@@ -86,6 +103,7 @@ export async function claimEvents(
       jobId: row.job_id,
       revision: Number(row.revision),
       attempts: row.attempts,
+      ...(row.change_id === null ? {} : { changeId: String(row.change_id) }),
     }))
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
@@ -101,6 +119,39 @@ export async function loadEventJobs(db: Kysely<Database>, jobIds: readonly strin
   // The stored bytes are compressed; an event carries the envelope's exact original text.
   return new Map(
     rows.map(({ envelope_z, ...row }) => [row.job_id, { ...row, envelope: decodeEnvelope(envelope_z) }]),
+  );
+}
+
+/**
+ * The watch changes behind claimed events (watch_changes, owned by src/watches/, read here as the jobs
+ * are: an event carries what it names).
+ */
+export async function loadEventChanges(
+  db: Kysely<Database>,
+  changeIds: readonly string[],
+): Promise<Map<string, EventChange>> {
+  if (changeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('watch_changes')
+    .selectAll()
+    .where('id', 'in', [...new Set(changeIds)].map(Number))
+    .execute();
+  const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+  return new Map(
+    rows.map((row) => [
+      String(row.id),
+      {
+        id: String(row.id),
+        watch: row.watch,
+        change: row.change,
+        key: row.row_key,
+        custom_fields: json(row.custom_fields),
+        before: json(row.before),
+        after: json(row.after),
+        detected_at: row.detected_at,
+        job_id: row.job_id,
+      },
+    ]),
   );
 }
 

@@ -4,8 +4,10 @@
  * (delivered, retried on the destination's schedule, failed, released for a pause or a rate limit). The
  * lane carries the plan out: it records the completion, counts the metric, logs and pauses.
  */
+
+import { WATCH_CHANGE_KIND } from '../storage/job-store/record-outbox-events.js';
 import type { AttemptResult, OutboxDelivery } from './destination-type.js';
-import type { ClaimedEvent, EventCompletion } from './outbox.js';
+import type { ClaimedEvent, EventChange, EventCompletion } from './outbox.js';
 import { planRetry } from './plan-retry.js';
 
 /** How long an event waits when its job's rows are not written yet (a template destination). */
@@ -54,7 +56,9 @@ export function planDelivery(
   job: EventJob | undefined,
   queued: boolean,
   policy: OutcomePolicy,
+  change?: EventChange,
 ): { readonly plan: OutcomePlan } | { readonly delivery: OutboxDelivery } {
+  if (event.changeId !== undefined) return planChangeDelivery(event, change);
   if (job === undefined) {
     const error = 'the job is no longer stored (purged)';
     return {
@@ -84,6 +88,31 @@ export function planDelivery(
       source: job.source,
       status: job.status,
       envelopeText: job.envelope,
+    },
+  };
+}
+
+/** A watch change's event: the change itself (its job is not needed), or failed when the change was purged. */
+function planChangeDelivery(
+  event: ClaimedEvent,
+  change: EventChange | undefined,
+): { readonly plan: OutcomePlan } | { readonly delivery: OutboxDelivery } {
+  if (change === undefined) {
+    const error = 'the change is no longer stored (purged)';
+    return {
+      plan: { completion: { id: event.id, result: 'failed', status: null, error }, outcome: 'failed' },
+    };
+  }
+  return {
+    delivery: {
+      eventId: `watch_change_${change.id}`,
+      jobId: change.job_id,
+      revision: 0,
+      kind: WATCH_CHANGE_KIND,
+      source: 'watch',
+      status: change.change,
+      envelopeText: '',
+      change,
     },
   };
 }

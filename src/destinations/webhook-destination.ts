@@ -10,9 +10,9 @@ import { parseRetryAfterSeconds } from '../client/retry-after.js';
 import {
   destinationNameSchema,
   durationSchema,
-  kindsSchema,
   rateSchema,
   secretRefSchema,
+  webhookKindsSchema,
 } from './config-fields.js';
 import type {
   AttemptResult,
@@ -59,7 +59,7 @@ const webhookSchema = z.strictObject({
   type: z.literal('webhook'),
   url: urlSchema,
   secret: z.union([secretRefSchema, z.array(secretRefSchema).min(1).max(5)]),
-  kinds: kindsSchema,
+  kinds: webhookKindsSchema,
   timeout: durationSchema.optional(),
   retry: z.strictObject({ schedule: z.array(durationSchema).min(1).max(50) }).optional(),
   concurrency: z.number().int().min(1).max(256).optional(),
@@ -69,6 +69,26 @@ const webhookSchema = z.strictObject({
 
 /** A `webhook` destination as configured (secrets still as references). */
 export type WebhookDestinationConfig = z.output<typeof webhookSchema>;
+
+/** The body of a `watch.change` event: the change, with what was known before and what is known now. */
+export function watchChangeBody(delivery: OutboxDelivery, timestampIso: string): string {
+  const change = delivery.change!;
+  return JSON.stringify({
+    type: 'watch.change',
+    timestamp: timestampIso,
+    data: {
+      watch: change.watch,
+      change: change.change,
+      key: change.key,
+      custom_fields: change.custom_fields,
+      before: change.before,
+      after: change.after,
+      detected_at: change.detected_at,
+      job_id: change.job_id,
+      ...(delivery.rows !== undefined ? { rows: delivery.rows } : {}),
+    },
+  });
+}
 
 /** The body of a `job.stored` event, with the envelope's stored text spliced in verbatim. */
 export function jobStoredBody(delivery: OutboxDelivery, timestampIso: string): string {
@@ -140,8 +160,14 @@ function createWebhookDestination(
   return {
     kind: 'outbox',
     template: config.template,
-    deliver: (delivery, signal) =>
-      send(delivery.eventId, jobStoredBody(delivery, new Date(deps.now()).toISOString()), signal),
+    deliver: (delivery, signal) => {
+      const timestamp = new Date(deps.now()).toISOString();
+      const body =
+        delivery.change === undefined
+          ? jobStoredBody(delivery, timestamp)
+          : watchChangeBody(delivery, timestamp);
+      return send(delivery.eventId, body, signal);
+    },
     ping(signal) {
       const timestamp = new Date(deps.now()).toISOString();
       const body = JSON.stringify({ type: 'ping', timestamp, data: { destination: config.name } });

@@ -27,6 +27,11 @@ export interface ExportQueryOptions {
   readonly kind?: JobKind | undefined;
   /** Only rows of this one job (a destination sends a job's rows with its event). */
   readonly jobId?: string | undefined;
+  /**
+   * Only rows of the jobs that found a change of this watch (watch_changes, src/watches/), detected at or
+   * after `since` when given: `export --watch NAME --changes-since 7d`.
+   */
+  readonly watchChanges?: { readonly watch: string; readonly since?: string | undefined } | undefined;
   /** Rows from Job Changes only with one of these statuses; undefined keeps every status. */
   readonly jobChangeStatuses?: readonly string[] | undefined;
   /** With `jobChangeStatuses`: drop the rows that are not job changes too (a status asked for explicitly). */
@@ -159,6 +164,13 @@ function filters(
   if (options.until !== undefined) conditions.push(sql`${at(branch.receivedAt)} < ${options.until}`);
   if (options.kind !== undefined) conditions.push(sql`${at(branch.kind)} = ${options.kind}`);
   if (options.jobId !== undefined) conditions.push(sql`${at(branch.jobId)} = ${options.jobId}`);
+  const watched = options.watchChanges;
+  if (watched !== undefined) {
+    const since = watched.since === undefined ? sql`` : sql` AND wc.detected_at >= ${watched.since}`;
+    conditions.push(
+      sql`${at(branch.jobId)} IN (SELECT wc.job_id FROM watch_changes wc WHERE wc.watch = ${watched.watch}${since})`,
+    );
+  }
   const statuses = options.jobChangeStatuses;
   if (statuses !== undefined && branch.jobChangeStatus !== undefined) {
     // Rows that are not job changes (Search Contact persons) pass a template's status filter untouched;

@@ -25,6 +25,8 @@ export interface ExportRowsOptions {
   readonly kind?: JobKind | undefined;
   /** Only rows of this one job. */
   readonly jobId?: string | undefined;
+  /** Only rows of the jobs that found a change of this watch, detected at or after `since` when given. */
+  readonly watchChanges?: { readonly watch: string; readonly since?: Date | string | undefined } | undefined;
   /** Every occurrence of a person (or company), not only the newest (default false). */
   readonly all?: boolean | undefined;
   /**
@@ -76,6 +78,16 @@ export async function* exportRows(
     until: options.until === undefined ? undefined : toStoredInstant(options.until, 'until'),
     kind: options.kind,
     jobId: options.jobId,
+    watchChanges:
+      options.watchChanges === undefined
+        ? undefined
+        : {
+            watch: options.watchChanges.watch,
+            since:
+              options.watchChanges.since === undefined
+                ? undefined
+                : toStoredInstant(options.watchChanges.since, 'changes since'),
+          },
     jobChangeStatuses: statuses,
     onlyJobChanges: Array.isArray(options.jobChangeStatuses),
     present: options.includeEmpty === true ? undefined : template.present,

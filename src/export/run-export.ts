@@ -40,6 +40,8 @@ export interface RunExportOptions {
   /** Only rows stored since the last complete run of this template (and kind); moves the cursor. */
   readonly sinceLast?: boolean | undefined;
   readonly kind?: JobKind | undefined;
+  /** Only rows of the jobs that found a change of this watch (since when given): the movers of a watch. */
+  readonly watchChanges?: { readonly watch: string; readonly since?: Date | string | undefined } | undefined;
   /** Every occurrence of a person, not only the newest. */
   readonly all?: boolean | undefined;
   /** Overrides the template's job_change_status filter (a list keeps job changes only; 'all' filters none). */
@@ -104,6 +106,7 @@ export async function runExport(
     since,
     until,
     kind: options.kind,
+    watchChanges: options.watchChanges,
     all: options.all,
     jobChangeStatuses: options.jobChangeStatuses,
     includeEmpty: options.includeEmpty,

@@ -31,10 +31,33 @@ export interface RequestPlanInput {
   readonly pages?: number | undefined;
 }
 
+/**
+ * A plan's parts as pairs, already split: what `hooksync launch`'s flags and a watches file's `map`,
+ * `set` and `carry` objects both come to. A `set` value is a cell: text typed by its field, or (from JSON)
+ * a value taken as it is, exactly as a JSON lines cell.
+ */
+export interface RequestPlanEntries {
+  readonly map?: ReadonlyArray<readonly [field: string, column: string]>;
+  readonly set?: ReadonlyArray<readonly [field: string, value: unknown]>;
+  readonly carry?: ReadonlyArray<readonly [key: string, column: string]>;
+  readonly webhookUrl?: string | undefined;
+  readonly pages?: number | undefined;
+}
+
+/** How a problem names the part it is in: the flag (`--map`) or the watches file's field (`map`). */
+export interface PlanPartNames {
+  readonly map: string;
+  readonly set: string;
+  readonly carry: string;
+  readonly pages: string;
+}
+
 /** The request for a row, or the problems that keep it from being sent (one `field: rule` each). */
 export type BuiltRequest =
   | { readonly request: Record<string, unknown>; readonly problems?: undefined }
   | { readonly request?: undefined; readonly problems: readonly string[] };
+
+const FLAG_NAMES: PlanPartNames = { map: '--map', set: '--set', carry: '--carry', pages: '--pages' };
 
 function splitPair(flag: string, pair: string): [string, string] {
   const at = pair.indexOf('=');
@@ -55,34 +78,56 @@ function requireField(operation: OperationSpec, flag: string, field: string): vo
  * used: an unknown field, a --set value that cannot be typed, a --carry key custom_fields refuses.
  */
 export function createRequestPlan(operation: OperationSpec, input: RequestPlanInput): RequestPlan {
+  return createRequestPlanFromEntries(operation, {
+    map: (input.map ?? []).map((pair) => {
+      const [field, column] = splitPair('--map', pair);
+      return [field, column.trim()] as const;
+    }),
+    set: (input.set ?? []).map((pair) => splitPair('--set', pair)),
+    carry: (input.carry ?? []).map((spec) => {
+      const at = spec.indexOf('=');
+      const key = (at < 0 ? spec : spec.slice(0, at)).trim();
+      return [key, at < 0 ? key : spec.slice(at + 1).trim()] as const;
+    }),
+    webhookUrl: input.webhookUrl,
+    pages: input.pages,
+  });
+}
+
+/**
+ * The one place a plan is made and checked, whatever it was written in (the launch command's flags, a
+ * watch's file entry). `names` says how problems name each part. Throws TypeError with a one-line message.
+ */
+export function createRequestPlanFromEntries(
+  operation: OperationSpec,
+  input: RequestPlanEntries,
+  names: PlanPartNames = FLAG_NAMES,
+): RequestPlan {
   const columns = new Map<string, string>([...operation.fields.keys()].map((field) => [field, field]));
-  for (const pair of input.map ?? []) {
-    const [field, column] = splitPair('--map', pair);
-    requireField(operation, '--map', field);
-    columns.set(field, column.trim());
+  for (const [field, column] of input.map ?? []) {
+    requireField(operation, names.map, field);
+    columns.set(field, column);
   }
   const set = new Map<string, unknown>();
-  for (const pair of input.set ?? []) {
-    const [field, text] = splitPair('--set', pair);
-    requireField(operation, '--set', field);
-    const typed = typeCell(field, operation.fields.get(field) ?? 'string', text);
-    if ('problem' in typed) throw new TypeError(`--set ${typed.problem}`);
+  for (const [field, value] of input.set ?? []) {
+    requireField(operation, names.set, field);
+    const typed = typeCell(field, operation.fields.get(field) ?? 'string', value);
+    if ('problem' in typed) throw new TypeError(`${names.set} ${typed.problem}`);
     set.set(field, typed.value);
   }
   const carry = new Map<string, string>();
-  for (const spec of input.carry ?? []) {
-    const at = spec.indexOf('=');
-    const key = (at < 0 ? spec : spec.slice(0, at)).trim();
-    const column = at < 0 ? key : spec.slice(at + 1).trim();
+  for (const [key, column] of input.carry ?? []) {
     if (!CUSTOM_FIELDS_KEY_PATTERN.test(key)) {
       throw new TypeError(
-        `--carry: "${key}" cannot be a custom_fields key (letters, digits, _ and - only); name one: --carry KEY=${column}`,
+        names.carry === FLAG_NAMES.carry
+          ? `--carry: "${key}" cannot be a custom_fields key (letters, digits, _ and - only); name one: --carry KEY=${column}`
+          : `${names.carry}: "${key}" cannot be a custom_fields key (letters, digits, _ and - only)`,
       );
     }
     carry.set(key, column);
   }
   if (input.pages !== undefined && operation.name !== 'search') {
-    throw new TypeError('--pages applies to search only');
+    throw new TypeError(`${names.pages} applies to search only`);
   }
   return { operation, columns, set, carry, webhookUrl: input.webhookUrl, pages: input.pages };
 }

@@ -13,6 +13,7 @@ import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
 import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
+import { launchRequest, stoppingReasonOf } from './launch-call.js';
 import {
   claimLaunchRow,
   DIED_IN_FLIGHT,
@@ -145,16 +146,8 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (deps.signal?.aborted) onInterrupt();
 
-  const call = async (request: Record<string, unknown>, scope: DispatchScope, signal: AbortSignal) => {
-    switch (operation.kind) {
-      case 'company_reveal':
-        return deps.tracker.run(scope, () => deps.launcher.companyReveal(request as never, { signal }));
-      case 'search_contact':
-        return deps.tracker.run(scope, () => deps.launcher.searchContact(request as never, { signal }));
-      case 'job_change':
-        return deps.tracker.run(scope, () => deps.launcher.jobChange(request as never, { signal }));
-    }
-  };
+  const call = (request: Record<string, unknown>, scope: DispatchScope, signal: AbortSignal) =>
+    deps.tracker.run(scope, () => launchRequest(deps.launcher, operation, request, { signal }));
   /** Sends one request (one page); resolves the persons on the page when it was launched. */
   const send = async (
     request: Record<string, unknown>,
@@ -272,7 +265,7 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
       return { state: 'uncertain', error: message };
     }
     if (error instanceof ServiceError) {
-      if (error.status === 402 || error.category === 'QUOTA') {
+      if (stoppingReasonOf(error) === 'quota') {
         stop('quota', `the account is over quota (${error.code}): stopped launching`);
       }
       // No answer, or an answer we could not read: the service may have taken (and charged) the job.
@@ -352,11 +345,5 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
 
 /** A refusal of the key itself (401, 403, or an AUTH / PERMISSION error): no row can succeed after it. */
 function isKeyRefusal(error: unknown): boolean {
-  return (
-    error instanceof ServiceError &&
-    (error.status === 401 ||
-      error.status === 403 ||
-      error.category === 'AUTH' ||
-      error.category === 'PERMISSION')
-  );
+  return stoppingReasonOf(error) === 'auth';
 }

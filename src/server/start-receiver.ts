@@ -21,6 +21,8 @@ import { countQueued } from '../storage/job-store/normalization-queue.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
+import type { WatchDefinition } from '../watches/load-watches.js';
+import type { WatchClock } from '../watches/run-cycle.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { applyMemoryPlan, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';
@@ -30,6 +32,7 @@ import { startDispatch } from './parts/start-dispatch.js';
 import { startJobStore } from './parts/start-job-store.js';
 import { startKeySet } from './parts/start-key-set.js';
 import { startReconcileSchedule } from './parts/start-reconcile-schedule.js';
+import { startWatchesPart } from './parts/start-watches-part.js';
 import { registerReconcileMetrics } from './reconcile-metrics.js';
 
 export { DELIVERY_PURGE_INTERVAL_MS } from './parts/start-delivery-purge.js';
@@ -39,7 +42,12 @@ export { DELIVERY_PURGE_INTERVAL_MS } from './parts/start-delivery-purge.js';
  * before the receiver listens, and closes after the receiver has stopped. A new one is a module exporting
  * a {@link ServePart}, added here.
  */
-export const SERVE_PARTS: readonly ServePart[] = [startDispatch, startDeliveryPurge, startReconcileSchedule];
+export const SERVE_PARTS: readonly ServePart[] = [
+  startDispatch,
+  startDeliveryPurge,
+  startReconcileSchedule,
+  startWatchesPart,
+];
 
 /** Knobs beyond the config, mostly for tests and benchmarks. */
 export interface StartReceiverOptions {
@@ -82,6 +90,10 @@ export interface StartReceiverOptions {
    * first job is received. Default none: the routing is cleared, so no new events are written.
    */
   destinations?: readonly ConfiguredDestination[];
+  /** The watches (loadWatches) to run: each checks its rows every cycle, under a lease of its own. */
+  watches?: readonly WatchDefinition[];
+  /** The watches' clock (tests); default the real one. */
+  watchClock?: WatchClock;
 }
 
 /** A receiver that is listening. */
@@ -115,6 +127,12 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           ...config.clientLimits,
           logger,
           ...(options.fetch ? { fetch: options.fetch } : {}),
+          paths: {
+            ...(config.searchContactPath !== undefined
+              ? { searchContactLaunch: config.searchContactPath }
+              : {}),
+            ...(config.jobChangePath !== undefined ? { jobChangeLaunch: config.jobChangePath } : {}),
+          },
         });
   const limits = {
     ...memory.receiverLimits,

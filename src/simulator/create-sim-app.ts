@@ -8,13 +8,15 @@ import type { Logger } from 'pino';
 import { JWKS_PATH } from '../contract/webhook-signature.js';
 import { isErrorCode, ServiceError, ValidationError } from '../errors.js';
 import type { ApiKeyRegistry } from './api-key-registry.js';
+import type { JobChangeQuery } from './data/find-job-change.js';
+import type { EmploymentAnswer, EmploymentOverrides } from './employment-overrides.js';
 import { createFinderHandler, type FinderDeps } from './finder-routes.js';
 import type { JobRunner } from './job-runner.js';
 import { createLauncherHandlers, LAUNCHER_PATHS, type SimWorld } from './launcher-routes.js';
 import type { AccountRateLimiter } from './rate-window.js';
 import { sendError } from './send-error.js';
 import type { SigningKeyRing } from './signing-key-ring.js';
-import { limitRate, requireApiKey } from './sim-middleware.js';
+import { limitRate, readJsonBody, requireApiKey } from './sim-middleware.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Largest launcher body read, in bytes; larger ones are refused with VALIDATION_BAD_REQUEST. */
@@ -26,6 +28,7 @@ export const SIM_CONTROL_PATHS = Object.freeze({
   jobs: '/_sim/jobs',
   rotateKeys: '/_sim/rotate-keys',
   reset: '/_sim/reset',
+  jobChanges: '/_sim/job-changes',
 });
 
 /** Everything the HTTP surface works with. */
@@ -33,6 +36,8 @@ export interface SimAppDeps extends FinderDeps {
   readonly registry: ApiKeyRegistry;
   readonly limiter: AccountRateLimiter;
   readonly world: SimWorld;
+  /** POST /_sim/job-changes: the Job Change answers a test sets by hand. */
+  readonly employment: EmploymentOverrides;
   readonly runner: JobRunner;
   readonly keyRing: SigningKeyRing;
   readonly dispatcher: WebhookDispatcher;
@@ -85,6 +90,27 @@ export function createSimApp(deps: SimAppDeps): Express {
         (_req, res) => {
           const { kid, previousKid } = deps.keyRing.rotate();
           res.json({ kid, previous_kid: previousKid });
+        },
+      ],
+    ],
+    [
+      'post',
+      SIM_CONTROL_PATHS.jobChanges,
+      [
+        masterKey,
+        body,
+        (req, res) => {
+          const input = readJsonBody(req) as { contact?: unknown; answer?: unknown } | null;
+          try {
+            deps.employment.set(
+              (input?.contact ?? {}) as JobChangeQuery,
+              (input?.answer ?? undefined) as EmploymentAnswer | undefined,
+            );
+          } catch (error) {
+            res.status(400).json({ error: (error as Error).message });
+            return;
+          }
+          res.json({ set: input?.answer !== null && input?.answer !== undefined });
         },
       ],
     ],

@@ -15,7 +15,9 @@ import { ActivityTracker } from './activity-tracker.js';
 import { createApiKeyRegistry } from './api-key-registry.js';
 import { createSimApp } from './create-sim-app.js';
 import { createSyntheticWorld } from './data/create-synthetic-world.js';
+import type { JobChangeQuery } from './data/find-job-change.js';
 import { createSeededRandom } from './data/seeded-random.js';
+import { type EmploymentAnswer, EmploymentOverrides } from './employment-overrides.js';
 import { JobRunner } from './job-runner.js';
 import { microsToUsd, usdToMicros } from './price-table.js';
 import { createAccountRateLimiter } from './rate-window.js';
@@ -69,6 +71,11 @@ export interface Simulator {
   jobText(jobId: string): string | undefined;
   /** What is left of the balance, in USD. */
   balanceUsd(): number;
+  /**
+   * Sets the Job Change answer for one contact, named as a request names it, until changed again or
+   * cleared with `undefined` (POST /_sim/job-changes): a test moves a contact between two checks.
+   */
+  setJobChange(contact: JobChangeQuery, answer: EmploymentAnswer | undefined): void;
   /** Forgets jobs, deliveries and rate windows, and refills the balance (POST /_sim/reset). */
   reset(): void;
   /** Stops listening, aborts deliveries in flight and abandons running jobs. */
@@ -93,11 +100,18 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     now,
     file: options.keysFile,
   });
-  const world = createSyntheticWorld({
+  const synthetic = createSyntheticWorld({
     seed,
     ...(options.companyCount === undefined ? {} : { companyCount: options.companyCount }),
     ...(options.peoplePerCompany === undefined ? {} : { peoplePerCompany: options.peoplePerCompany }),
   });
+  const employment = new EmploymentOverrides();
+  const world = {
+    revealCompany: (ip: string) => synthetic.revealCompany(ip),
+    searchContacts: (request: Parameters<typeof synthetic.searchContacts>[0]) =>
+      synthetic.searchContacts(request),
+    jobChange: (request: JobChangeQuery) => employment.apply(request, synthetic.jobChange(request)),
+  };
   const activity = new ActivityTracker();
   const store = new SimJobStore({ file: options.dbFile, logger });
   const balance = new AccountBalance(usdToMicros(options.balanceUsd ?? DEFAULT_BALANCE_USD));
@@ -141,6 +155,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     keyRing,
     dispatcher,
     store,
+    employment,
     errorRate: options.errorRate ?? 0,
     errorRandom: createSeededRandom(seed, 'sim', 'finder-errors'),
     now,
@@ -182,6 +197,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     jobs: () => store.list(),
     jobText: (jobId) => store.get(jobId)?.text,
     balanceUsd: () => microsToUsd(balance.micros),
+    setJobChange: (contact, answer) => employment.set(contact, answer),
     reset,
     close() {
       closed ??= (async () => {

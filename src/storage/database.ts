@@ -18,6 +18,7 @@ import type { LaunchTables } from './tables/launch-tables.js';
 import type { ReceiverTables } from './tables/receiver-tables.js';
 import type { ReconcileTables } from './tables/reconcile-tables.js';
 import type { StatusPageTables } from './tables/status-page-tables.js';
+import type { WatchTables } from './tables/watch-tables.js';
 
 /** Every table, as Kysely sees the database: one group per owner. */
 export interface Database
@@ -30,4 +31,5 @@ export interface Database
     ExportTables,
     ReceiverTables,
     DestinationTables,
-    StatusPageTables {}
+    StatusPageTables,
+    WatchTables {}

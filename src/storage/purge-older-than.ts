@@ -147,6 +147,19 @@ const STEPS: ReadonlyArray<{ table: PurgeTable; count: Count; remove: Count }> =
       deletedRows(db.deleteFrom('launch_rows').where('updated_at', '<', w.cutoffIso).executeTakeFirst()),
   },
   {
+    // A watch's change older than the cutoff goes (its row's memory stays: it is what the next cycle compares with).
+    table: 'watch_changes',
+    count: (db, w) =>
+      countRows(
+        db
+          .selectFrom('watch_changes')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('detected_at', '<', w.cutoffIso),
+      ),
+    remove: (db, w) =>
+      deletedRows(db.deleteFrom('watch_changes').where('detected_at', '<', w.cutoffIso).executeTakeFirst()),
+  },
+  {
     table: 'delivery_stats',
     count: (db, w) =>
       countRows(

@@ -49,6 +49,8 @@ interface PersonPurgePlan {
   readonly quarantine: Set<string>;
   /** `hooksync launch` records whose request names the person (a job-change check of them). */
   readonly launchRows: Set<string>;
+  /** watch_changes ids whose before, after or carried fields mention the person. */
+  readonly watchChanges: Set<string>;
   /** Jobs whose envelope mentions the person. */
   readonly mentioning: string[];
 }
@@ -152,6 +154,17 @@ async function planPersonPurge(
     .execute()) {
     if (textMentionsLinkedinUrl(row.request, needle)) launchRows.add(row.row_key);
   }
+  const watchChanges = new Set<string>();
+  for (const row of await db
+    .selectFrom('watch_changes')
+    .select(['id', 'before', 'after', 'custom_fields'])
+    .where((eb) =>
+      eb.or([likeMatch('after', pattern), likeMatch('before', pattern), likeMatch('custom_fields', pattern)]),
+    )
+    .execute()) {
+    const texts = [row.after, row.before ?? '', row.custom_fields];
+    if (texts.some((text) => textMentionsLinkedinUrl(text, needle))) watchChanges.add(String(row.id));
+  }
   const kept = await db
     .selectFrom('kept_mentions')
     .select('job_id')
@@ -188,7 +201,7 @@ async function planPersonPurge(
         companies.add(row.job_id);
     }
   }
-  return { persons, jobChanges, companies, quarantine, launchRows, mentioning };
+  return { persons, jobChanges, companies, quarantine, launchRows, watchChanges, mentioning };
 }
 
 async function deleteByKeys(
@@ -237,6 +250,9 @@ async function executePlan(
   deleted.launch_rows = await deleteByKeys(plan.launchRows, (keys) =>
     trx.deleteFrom('launch_rows').where('row_key', 'in', keys).executeTakeFirst(),
   );
+  deleted.watch_changes = await deleteByKeys(plan.watchChanges, (ids) =>
+    trx.deleteFrom('watch_changes').where('id', 'in', ids.map(Number)).executeTakeFirst(),
+  );
   if (includeJobs) {
     await deleteByKeys(plan.mentioning, (ids) =>
       trx.deleteFrom('kept_mentions').where('job_id', 'in', ids).executeTakeFirst(),
@@ -267,6 +283,7 @@ function countPlan(plan: PersonPurgePlan, includeJobs: boolean) {
   counts.companies = plan.companies.size;
   counts.quarantine = plan.quarantine.size;
   counts.launch_rows = plan.launchRows.size;
+  counts.watch_changes = plan.watchChanges.size;
   counts.jobs = includeJobs ? plan.mentioning.length : 0;
   return counts;
 }

@@ -14,6 +14,7 @@ export const PURGE_TABLES = [
   'expected_jobs',
   'delivery_stats',
   'launch_rows',
+  'watch_changes',
 ] as const;
 
 /** A table a purge deletes from. */

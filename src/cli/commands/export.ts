@@ -1,5 +1,6 @@
 /** `hooksync export`: write stored results as CSV or CRM import files. */
 import { type Command, Option } from 'commander';
+import { parseDuration } from '../../config/parse-duration.js';
 import type { JobKind } from '../../contract/enums.js';
 import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
 import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
@@ -25,6 +26,8 @@ interface ExportCommandOptions {
   all?: boolean;
   jobChangeStatus?: string;
   includeEmpty?: boolean;
+  watch?: string;
+  changesSince?: string;
   databaseUrl?: string;
 }
 
@@ -48,6 +51,11 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
         CSV_DIALECT_NAMES,
       ),
     )
+    .option(
+      '--watch <name>',
+      'only rows of the jobs in which this watch found a change (the movers of a watch; docs/watches.md)',
+    )
+    .option('--changes-since <duration>', 'with --watch: only changes found in this last span, e.g. 7d')
     .option('--all', 'export every occurrence of a person (or company), not only the newest')
     .option(
       '--job-change-status <list>',
@@ -87,6 +95,7 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
   const since = options.since === undefined ? undefined : parseSince(options.since);
   const jobChangeStatuses =
     options.jobChangeStatus === undefined ? undefined : parseJobChangeStatuses(options.jobChangeStatus);
+  const watchChanges = parseWatchChanges(options);
   const template = await loadTemplate(options.template);
   const source = EXPORT_SOURCES[template.source];
   if (options.kind !== undefined && !source.kinds.includes(options.kind)) {
@@ -123,6 +132,7 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
         since,
         sinceLast: options.sinceLast === true,
         kind: options.kind,
+        watchChanges,
         all: options.all === true,
         jobChangeStatuses,
         includeEmpty: options.includeEmpty === true,
@@ -136,6 +146,23 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
   } finally {
     await database.close();
   }
+}
+
+function parseWatchChanges(
+  options: ExportCommandOptions,
+): { watch: string; since: Date | undefined } | undefined {
+  if (options.watch === undefined) {
+    if (options.changesSince !== undefined) throw new CliError('--changes-since needs --watch', EXIT_USAGE);
+    return undefined;
+  }
+  if (options.changesSince === undefined) return { watch: options.watch, since: undefined };
+  let ms: number;
+  try {
+    ms = parseDuration(options.changesSince);
+  } catch (error) {
+    throw new CliError(`--changes-since: ${(error as Error).message}`, EXIT_USAGE);
+  }
+  return { watch: options.watch, since: new Date(Date.now() - ms) };
 }
 
 function parseSince(text: string): Date {

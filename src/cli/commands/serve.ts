@@ -20,6 +20,7 @@ interface ServeFlags {
   databaseUrl?: string;
   logLevel?: string;
   destinations?: string;
+  watches?: string;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -50,6 +51,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       '--destinations <file>',
       'deliver stored jobs onward to the destinations in this JSON file (env HOOKSYNC_DESTINATIONS; docs/destinations.md)',
     )
+    .option(
+      '--watches <file>',
+      'run the watches in this JSON file: rows re-checked every cycle, changes handed on (env HOOKSYNC_WATCHES; docs/watches.md)',
+    )
     .addHelpText(
       'after',
       '\nHOOKSYNC_ADMIN_TOKEN (at least 32 characters: openssl rand -hex 32) turns on /admin and /ui;\n' +
@@ -71,11 +76,14 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       databaseUrl: flags.databaseUrl,
       logLevel: flags.logLevel,
       destinationsFile: flags.destinations,
+      watchesFile: flags.watches,
     });
     const reconcileOlderThanMs = reconcileGrace(flags);
     const logger = createLogger(config.logLevel);
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
+    const { loadWatches } = await import('../../watches/load-watches.js');
+    const watches = config.watchesFile === undefined ? [] : loadWatches(config.watchesFile);
     const { isPostgresUrl } = await import('../../storage/open-database.js');
     // SQLite is one file for one receiver: a second serve on the same file refuses (docs/operations.md).
     const release =
@@ -92,6 +100,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         ...(reconcileOlderThanMs !== undefined ? { reconcileOlderThanMs } : {}),
         ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
         destinations,
+        watches,
       });
     } catch (error) {
       await release();

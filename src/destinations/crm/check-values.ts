@@ -4,7 +4,8 @@
  * e-mail must be one, an enumeration's value one of its options, a number a number, a date a day (sent as
  * midnight UTC). A bad value is left out with a warning, never sent. Each adapter maps its CRM's field types
  * onto the few types below (HubSpot's are these; Salesforce's picklist and Pipedrive's enum are an
- * `enumeration`, double and currency a `number`, boolean a `bool`).
+ * `enumeration`, double and currency a `number`, boolean a `bool`, email an `email`); a text value longer
+ * than the field's `maxLength` is cut to it.
  */
 import { isEmail } from './normalize-keys.js';
 
@@ -15,6 +16,19 @@ export interface FieldDefinition {
   readonly type: string;
   readonly options?: ReadonlyArray<{ readonly value: string }>;
   readonly hasUniqueValue?: boolean;
+  /** Characters a text value may have (Salesforce's `length`); a longer one is cut to it. */
+  readonly maxLength?: number;
+}
+
+/** `value` cut to `max` UTF-16 units, never inside a surrogate pair. */
+export function cutToLength(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let cut = '';
+  for (const char of value) {
+    if (cut.length + char.length > max) break;
+    cut += char;
+  }
+  return cut;
 }
 
 /** The checked properties and, for each value left out, why. */
@@ -65,8 +79,10 @@ export function checkValue(
       return value === 'true' || value === 'false'
         ? { value }
         : { problem: `"${value}" is not true or false` };
+    case 'email':
+      return isEmail(value) ? { value } : { problem: `"${value}" is not an e-mail address` };
     default:
-      return { value };
+      return { value: definition.maxLength === undefined ? value : cutToLength(value, definition.maxLength) };
   }
 }
 

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { durationSchema, kindsSchema, rateSchema } from '../config-fields.js';
 import type { DispatchSettings } from '../destination-type.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
+import type { CrmKeys } from './map-records.js';
+import type { FieldPolicy } from './plan-writes.js';
+import type { SyncSettings } from './sync-batch.js';
 
 /** How long the lane waits for more events before sending a batch smaller than the CRM's batch. */
 export const DEFAULT_CRM_LINGER_MS = 500;
@@ -49,4 +52,17 @@ export function crmDispatchSettings(config: CrmConfigFields, batchSize: number):
     kinds: config.kinds,
     batch: { size: batchSize, lingerMs: config.linger ?? DEFAULT_CRM_LINGER_MS },
   };
+}
+
+/** The sync settings of a CRM destination: its keys, its write policies as configured, and its CRM's moved fields. */
+export function crmSyncSettings(
+  config: {
+    readonly write: 'fill-empty' | 'overwrite';
+    readonly fields: Readonly<Record<string, FieldPolicy>>;
+  },
+  keys: CrmKeys,
+  movedFields: readonly string[],
+  employers: SyncSettings['employers'] = 'write',
+): SyncSettings {
+  return { keys, write: config.write, fields: config.fields, movedFields, employers };
 }

@@ -60,6 +60,19 @@ export interface CrmHttp {
   ): Promise<CrmAnswer>;
 }
 
+/**
+ * What a call that got no whole answer comes to: a body over the cap or cut off, a timeout, a network
+ * error; each a retryable CrmError. `what` prefixes the message (the call), when given.
+ */
+export function sendFailure(error: unknown, signal: AbortSignal, what?: string): CrmError {
+  const prefix = what === undefined ? '' : `${what}: `;
+  if (error instanceof ResponseReadError && !signal.aborted)
+    return new CrmError(null, { kind: 'retry', error: error.message }, { cause: error });
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  const why = signal.aborted ? 'timed out' : `network error${typeof code === 'string' ? ` (${code})` : ''}`;
+  return new CrmError(null, { kind: 'retry', error: `${prefix}${why}` }, { cause: error });
+}
+
 /** Creates the client. */
 export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   const base = config.baseUrl.replace(/\/+$/, '');
@@ -90,13 +103,7 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
         }),
       );
     } catch (error) {
-      if (error instanceof ResponseReadError && !signal.aborted)
-        throw new CrmError(null, { kind: 'retry', error: error.message }, { cause: error });
-      const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      const what = signal.aborted
-        ? 'timed out'
-        : `network error${typeof code === 'string' ? ` (${code})` : ''}`;
-      throw new CrmError(null, { kind: 'retry', error: what }, { cause: error });
+      throw sendFailure(error, signal);
     }
     config.onHeaders?.(response.headers);
     if (response.status >= 200 && response.status < 300) {

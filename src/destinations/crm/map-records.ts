@@ -5,7 +5,12 @@
  * batch, the newest event winning, because a CRM refuses a batch that names one key twice (HubSpot refuses
  * it whole; Salesforce fails every such record).
  */
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from './normalize-keys.js';
+import {
+  normalizeDomain,
+  normalizeEmail,
+  normalizeLinkedinUrl,
+  normalizePersonId,
+} from './normalize-keys.js';
 
 /** The internal columns added to the contacts template's rows. */
 export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
@@ -27,8 +32,13 @@ export interface CrmKeys {
 export interface RecordShape {
   readonly domain: string;
   readonly companyName: string;
-  /** The contact's e-mail field; e-mail contacts are keyed by it. */
-  readonly email: string;
+  /** The contact's e-mail field; e-mail contacts are keyed by it. Undefined: never keyed by e-mail (Salesforce). */
+  readonly email: string | undefined;
+  /**
+   * The column carrying the service's person id, when contacts are keyed by it first (in the contact key
+   * field), before their LinkedIn URL (Salesforce); undefined: not used.
+   */
+  readonly personId?: string | undefined;
   readonly linkedinUrl: string;
   readonly jobChangeStatus: string;
   /** The contact's current employer's name, when the template writes one. */
@@ -51,6 +61,8 @@ export interface CompanyRecord {
   readonly carriedId?: string | undefined;
   readonly properties: Record<string, string>;
   readonly events: number[];
+  /** Known only as a contact's employer (name and domain), not from a company's own row. */
+  readonly employerOnly: boolean;
 }
 
 /** One contact to write by `idProperty` (the e-mail field or the contact key). */
@@ -137,6 +149,7 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         properties: { ...properties, [keys.companyKey]: key },
         events: [event],
         ...(carriedId !== undefined ? { carriedId } : {}),
+        employerOnly: weak,
       });
     return key;
   };
@@ -152,13 +165,15 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
       const status = row[shape.jobChangeStatus]?.trim() ?? '';
       let properties = mappedProperties(row, shape.recordId);
       const carriedId = carriedIdOf(row, shape.recordId);
-      const email = normalizeEmail(row[shape.email]);
+      const email = shape.email === undefined ? undefined : normalizeEmail(row[shape.email]);
+      const personId = shape.personId === undefined ? undefined : normalizePersonId(row[shape.personId]);
       const linkedin = normalizeLinkedinUrl(row[shape.linkedinUrl]);
-      if (email === undefined && linkedin === undefined) {
-        skipped.push({ object: 'contacts', event, reason: 'neither an e-mail nor a LinkedIn URL' });
+      if (email === undefined && personId === undefined && linkedin === undefined) {
+        const first = shape.email === undefined ? 'a person id' : 'an e-mail';
+        skipped.push({ object: 'contacts', event, reason: `neither ${first} nor a LinkedIn URL` });
         continue;
       }
-      delete properties[shape.email];
+      if (shape.email !== undefined) delete properties[shape.email];
       if (status === 'left') {
         properties = Object.fromEntries(
           shape.leftFields
@@ -168,7 +183,10 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
       }
       // Only a contact keyed by LinkedIn gets the key field: stamping it on an e-mail contact could
       // collide with the LinkedIn-keyed contact of the same person (a unique value held twice).
-      const [idProperty, key] = email !== undefined ? [shape.email, email] : [keys.contactKey, linkedin!];
+      const [idProperty, key] =
+        email !== undefined && shape.email !== undefined
+          ? [shape.email, email]
+          : [keys.contactKey, (personId ?? linkedin)!];
       properties[idProperty] = key;
       const employer = shape.contactCompany === undefined ? undefined : row[shape.contactCompany];
       const companyKey =

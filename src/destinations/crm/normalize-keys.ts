@@ -63,3 +63,9 @@ export function normalizeLinkedinUrl(value: string | undefined): string | undefi
   const path = parts[0] === 'in' || parts[0] === 'pub' ? parts.slice(0, 2) : parts;
   return `https://www.linkedin.com/${path.map(encodeURIComponent).join('/')}`;
 }
+
+/** A person id from the service (a UUID or an opaque id): trimmed and lower-cased; undefined when empty. */
+export function normalizePersonId(value: string | undefined): string | undefined {
+  const text = value?.trim().toLowerCase();
+  return text === undefined || text === '' ? undefined : text;
+}

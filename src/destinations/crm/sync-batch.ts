@@ -18,6 +18,12 @@ export interface SyncSettings {
   readonly fields: Readonly<Record<string, FieldPolicy>>;
   /** The fields a moved contact's new job makes current (they overwrite unless `fields` says otherwise). */
   readonly movedFields: readonly string[];
+  /**
+   * What becomes of a company known only as a contact's employer: written like any company (`write`, the
+   * default), or only looked up by key, linked when the CRM holds it and never created (`find`: Salesforce,
+   * where a person whose Account does not exist becomes a Lead).
+   */
+  readonly employers?: 'write' | 'find';
 }
 
 /** One record's line of the report (and of the dry run). */
@@ -142,10 +148,26 @@ export async function syncBatch(options: {
   const companyIds = new Map<string, string | undefined>();
   let calls = 0;
   const run: RunContext = { adapter, store: options.store, definitions: options.definitions, dryRun, signal };
+  const findOnly = settings.employers === 'find';
+  const toWrite = findOnly ? batch.companies.filter((record) => !record.employerOnly) : batch.companies;
+  // Employers looked up, not written: those the CRM does not hold leave their contacts unlinked.
+  const unheld = new Set<string>();
+  if (findOnly) {
+    const keys = batch.companies.filter((record) => record.employerOnly).map((record) => record.key);
+    for (const chunk of chunksOf(keys, adapter.limits.readBatch)) {
+      calls += 1;
+      const held = await adapter.read('companies', settings.keys.companyKey, chunk, [], signal);
+      for (const key of chunk) {
+        const record = held.get(key);
+        if (record === undefined) unheld.add(key);
+        else companyIds.set(key, record.id);
+      }
+    }
+  }
   const { outcomes: companyOutcomes, calls: companyCalls } = await writeFound(
     run,
     'companies',
-    batch.companies.map((record) => ({
+    toWrite.map((record) => ({
       idProperty: settings.keys.companyKey,
       key: record.key,
       properties: record.properties,
@@ -160,7 +182,7 @@ export async function syncBatch(options: {
     })),
   );
   calls += companyCalls;
-  batch.companies.forEach((record, index) => {
+  toWrite.forEach((record, index) => {
     const outcome = companyOutcomes[index]!;
     report('companies', record, outcome);
     if (outcome.action !== 'failed') companyIds.set(record.key, outcome.id);
@@ -208,7 +230,7 @@ export async function syncBatch(options: {
 
   const links: Array<{ record: ContactRecord; from: string | undefined; to: string | undefined }> = [];
   for (const [record, from] of contactIds) {
-    if (record.companyKey === undefined) continue;
+    if (record.companyKey === undefined || unheld.has(record.companyKey)) continue;
     if (!companyIds.has(record.companyKey)) {
       fail(failed, record.events, `contacts ${record.key}: its company ${record.companyKey} was not written`);
       continue;

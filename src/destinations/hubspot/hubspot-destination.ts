@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { destinationNameSchema } from '../config-fields.js';
-import { crmConfigShape, crmDispatchSettings } from '../crm/crm-config.js';
+import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
@@ -55,12 +55,11 @@ export type HubSpotDestination = CrmDestination & { readonly setupPortal: SetupP
 
 /** Sync settings from a config. */
 export function syncSettingsOf(config: HubSpotDestinationConfig): SyncSettings {
-  return {
-    keys: { companyKey: config.company_key, contactKey: config.contact_key },
-    write: config.write,
-    fields: config.fields,
-    movedFields: MOVED_FIELDS,
-  };
+  return crmSyncSettings(
+    config,
+    { companyKey: config.company_key, contactKey: config.contact_key },
+    MOVED_FIELDS,
+  );
 }
 
 function createHubSpotDestination(

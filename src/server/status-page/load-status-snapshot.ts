@@ -2,6 +2,7 @@
  * Everything the status page shows, read at once. Each section is read on its own: a section that cannot
  * be read (a table a newer version adds, a database hiccup) is shown as unavailable, the others still show.
  */
+
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type DestinationState, listDestinationStates } from '../../destinations/destination-admin.js';
@@ -16,6 +17,7 @@ import {
   loadQuarantineSummary,
   type QuarantineSummary,
 } from '../../storage/quarantine/load-quarantine-summary.js';
+import { latestChanges, latestCycles, type WatchChange, type WatchCycle } from '../../watches/watch-store.js';
 
 /** Ledger entries listed per state. */
 export const DEFAULT_LEDGER_LIST_LIMIT = 50;
@@ -54,7 +56,17 @@ export interface StatusSnapshot {
   readonly runs: Section<readonly ReconcileRunRecord[]>;
   readonly cursors: Section<readonly ExportCursorEntry[]>;
   readonly destinations: Section<readonly DestinationState[]>;
+  readonly watches: Section<WatchesSummary>;
 }
+
+/** The watches: each one's latest cycle, and the latest changes. */
+export interface WatchesSummary {
+  readonly cycles: readonly WatchCycle[];
+  readonly changes: readonly WatchChange[];
+}
+
+/** Changes shown. */
+export const DEFAULT_CHANGES_LIMIT = 20;
 
 /** Collaborators of {@link loadStatusSnapshot}. */
 export interface LoadStatusSnapshotDeps {
@@ -84,7 +96,7 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
   const { db, logger } = deps;
   const nowMs = deps.now.getTime();
   if (!Number.isFinite(nowMs)) throw new TypeError('now must be a valid Date');
-  const [deliveries, quarantine, ledger, runs, cursors, destinations] = await Promise.all([
+  const [deliveries, quarantine, ledger, runs, cursors, destinations, watches] = await Promise.all([
     section('deliveries', logger, () => loadDeliveryStats(db, nowMs)),
     section('quarantine', logger, () => loadQuarantineSummary(db, { bodies: deps.bodies === true })),
     section('ledger', logger, async (): Promise<LedgerSummary> => {
@@ -103,6 +115,14 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
       })),
     ),
     section('destinations', logger, () => listDestinationStates(db, nowMs)),
+    section(
+      'watches',
+      logger,
+      async (): Promise<WatchesSummary> => ({
+        cycles: [...(await latestCycles(db)).values()].sort((a, b) => a.watch.localeCompare(b.watch)),
+        changes: await latestChanges(db, DEFAULT_CHANGES_LIMIT),
+      }),
+    ),
   ]);
   return {
     generatedAt: new Date(nowMs).toISOString(),
@@ -110,6 +130,7 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
     quarantine,
     ledger,
     runs,
+    watches,
     cursors,
     destinations,
   };

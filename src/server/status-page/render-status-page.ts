@@ -14,6 +14,7 @@ import {
   renderRuns,
   renderSection,
 } from './render-status-sections.js';
+import { renderWatches } from './render-watches.js';
 import { html } from './safe-html.js';
 
 /** Where the page's forms post to. */
@@ -37,6 +38,7 @@ const SECTIONS = [
   ['ledger', 'Ledger'],
   ['reconcile', 'Reconcile runs'],
   ['exports', 'Export cursors'],
+  ['watches', 'Watches'],
 ] as const;
 
 /** The whole page as an HTML document. */
@@ -82,6 +84,10 @@ ${renderSection(snapshot.cursors, renderCursors)}
 <section id="destinations" aria-labelledby="destinations-heading">
 <h2 id="destinations-heading">Destinations</h2>
 ${renderSection(snapshot.destinations, renderDestinations)}
+</section>
+<section id="watches" aria-labelledby="watches-heading">
+<h2 id="watches-heading">Watches</h2>
+${renderSection(snapshot.watches, renderWatches)}
 </section>
 </main>
 <footer><p>Times are UTC. <a href="${links.page}">Reload</a></p></footer>`;

@@ -87,7 +87,7 @@ export function findJobChange(catalog: WorldCatalog, request: JobChangeQuery): S
 }
 
 /** The seed parts that name the person a request is about, or undefined when it names nobody. */
-function identify(request: JobChangeQuery): string[] | undefined {
+export function identify(request: JobChangeQuery): string[] | undefined {
   const handle = given(request.contact_linkedin) ? parseLinkedinHandle(request.contact_linkedin) : '';
   if (handle.length > 0) return ['linkedin', handle];
   if (given(request.professional_email)) return ['email', request.professional_email.trim().toLowerCase()];

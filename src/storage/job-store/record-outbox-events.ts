@@ -8,6 +8,12 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
+/** The event kind a destination names to receive watch changes (docs/watches.md). */
+export const WATCH_CHANGE_KIND = 'watch_change';
+
+/** Change ids per statement: far below both dialects' parameter limits. */
+const IDS_PER_STATEMENT = 500;
+
 /**
  * Records the outbox events of `jobIds`, just written in the open transaction `trx` (each at its current
  * revision, which is the one this transaction wrote), stamped `nowIso`. Through the row runner: on SQLite
@@ -64,4 +70,52 @@ function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; no
           rows.map((row) => row.job_id),
         ),
     );
+}
+
+/**
+ * Records the outbox events of watch changes (watch_changes ids `changeIds`, just written in the open
+ * transaction `trx`): one per change and per destination that takes the kind `watch_change` (a destination
+ * with every kind, `*`, takes job revisions only: a change is asked for by name). The event names the job
+ * that found the change, at revision 0, and the change itself.
+ */
+export async function recordChangeEvents(
+  trx: Kysely<Database>,
+  changeIds: readonly (number | string)[],
+  nowIso: string,
+): Promise<void> {
+  for (let start = 0; start < changeIds.length; start += IDS_PER_STATEMENT) {
+    const chunk = changeIds.slice(start, start + IDS_PER_STATEMENT).map(Number);
+    await trx
+      .insertInto('outbox_events')
+      .columns([
+        'destination',
+        'job_id',
+        'revision',
+        'change_id',
+        'status',
+        'attempts',
+        'next_attempt_at',
+        'created_at',
+        'updated_at',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('watch_changes as wc')
+          .crossJoin('destination_kinds as dk')
+          .where('dk.kind', '=', WATCH_CHANGE_KIND)
+          .where('wc.id', 'in', chunk)
+          .select((s) => [
+            'dk.destination',
+            'wc.job_id',
+            s.lit(0).as('revision'),
+            'wc.id',
+            sql.lit('pending').as('status'),
+            s.lit(0).as('attempts'),
+            s.val(nowIso).as('next_attempt_at'),
+            s.val(nowIso).as('created_at'),
+            s.val(nowIso).as('updated_at'),
+          ]),
+      )
+      .execute();
+  }
 }

@@ -15,6 +15,7 @@ import * as m009 from './009-compressed-quarantine.js';
 import * as m010 from './010-destination-counters.js';
 import * as m011 from './011-compact-deliveries.js';
 import * as m012 from './012-destination-pace.js';
+import * as m014 from './014-watches.js';
 import * as m016 from './016-crm-record-ids.js';
 
 /** What a migration module exports. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '010_destination_counters': m010,
   '011_compact_deliveries': m011,
   '012_destination_pace': m012,
+  '014_watches': m014,
   '016_crm_record_ids': m016,
 });
 

@@ -62,6 +62,8 @@ export interface OutboxEventsTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** A watch's change (watch_changes.id) when the event carries one; null for a job revision. */
+  change_id: number | string | null;
 }
 
 /** A record id a CRM destination's CRM holds for a key (migration 016): found or written once, never searched again. */

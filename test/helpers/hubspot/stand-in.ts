@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FaultRules, parseJson, readBody, sleep } from '../stand-in-http.js';
 import type { Answer, HandlerContext } from './batch-input.js';
 import {
   defaultBodyForStatus,
@@ -120,30 +121,6 @@ export interface HubSpotStandIn {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): { value: unknown } | { error: string } {
-  if (text === '') return { value: undefined };
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Starts a stand-in; `close()` it in `afterEach`/`finally`. */
 export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): Promise<HubSpotStandIn> {
   const now = options.now ?? Date.now;
@@ -163,21 +140,8 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
     now,
   };
   const calls: StandInCall[] = [];
-  const rules: Array<FailRule & { left: number }> = [];
+  const rules = new FaultRules<FailRule>();
   let latencyMs = 0;
-
-  const takeRule = (method: string, path: string): FailRule | undefined => {
-    const index = rules.findIndex(
-      (rule) =>
-        (rule.match?.method === undefined || rule.match.method.toUpperCase() === method) &&
-        (rule.match?.pathIncludes === undefined || path.includes(rule.match.pathIncludes)),
-    );
-    const rule = rules[index];
-    if (!rule) return undefined;
-    rule.left -= 1;
-    if (rule.left <= 0) rules.splice(index, 1);
-    return rule;
-  };
 
   const answer = async (
     req: IncomingMessage,
@@ -205,7 +169,7 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
         headers: { ...admission.headers, ...retryAfter },
       };
     }
-    const rule = takeRule(method, url.pathname);
+    const rule = rules.take(method, url.pathname);
     if (rule) {
       return {
         status: rule.status,
@@ -237,7 +201,7 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
     const at = now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let text: string | undefined;
-    readBody(req)
+    readBody(req, MAX_BODY_BYTES)
       .then((body) => {
         text = body;
         return answer(req, url, body);
@@ -306,7 +270,7 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
       store.define(type, definition, now());
     },
     failNext: (rule) => {
-      rules.push({ ...rule, left: rule.times ?? 1 });
+      rules.add(rule);
     },
     setLatency: (ms) => {
       latencyMs = ms;

@@ -130,6 +130,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       expected_jobs: 3, // the three old jobs' received entries; the old pending entry stays
       delivery_stats: 2, // two outcomes in an hour 100 days ago; the recent hour stays
       launch_rows: 0,
+      watch_changes: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);
@@ -217,6 +218,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       expected_jobs: 0,
       delivery_stats: 0,
       launch_rows: 0,
+      watch_changes: 0,
     };
     expect(dry).toMatchObject({ mode: 'person', dry_run: true, person: LENA, include_jobs: false });
     expect(dry.deleted).toEqual(expected);
@@ -278,6 +280,7 @@ export function definePurgeSuite(setup: PurgeSuiteSetup): void {
       expected_jobs: 0,
       delivery_stats: 0,
       launch_rows: 0,
+      watch_changes: 0,
     };
     expect(dry.deleted).toEqual(expected);
     expect(await counts()).toEqual(before);

@@ -14,6 +14,7 @@ const COMMANDS = [
   'launch',
   'quarantine',
   'purge',
+  'watches',
   'demo',
 ];
 

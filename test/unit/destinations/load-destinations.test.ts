@@ -117,3 +117,47 @@ describe('parseDestinations', () => {
     expect((await loadDestinations(file, {})).map((d) => d.name)).toEqual(['warehouse']);
   });
 });
+
+describe('a salesforce destination', () => {
+  const entry = (auth: Record<string, unknown>, login_url = 'https://acme.my.salesforce.com') => ({
+    destinations: [{ name: 'sf', type: 'salesforce', login_url, auth }],
+  });
+  const cc = {
+    grant: 'client_credentials',
+    client_id: { env: 'SF_CLIENT_ID' },
+    client_secret: { env: 'SF_CLIENT_SECRET' },
+  };
+
+  it('resolves its grant credentials at load, and names only their sources when one is missing', async () => {
+    const [sf] = await parseDestinations(
+      entry(cc),
+      { SF_CLIENT_ID: 'id', SF_CLIENT_SECRET: 'S3CR3T' },
+      'd.json',
+    );
+    expect(sf).toMatchObject({ name: 'sf', type: 'salesforce', dispatch: { batch: { size: 200 } } });
+    expect(JSON.stringify(sf)).not.toContain('S3CR3T');
+    await expect(parseDestinations(entry(cc), { SF_CLIENT_ID: 'id' }, 'd.json')).rejects.toThrow(
+      new ConfigError(
+        'd.json: destination "sf", field auth.client_secret: environment variable SF_CLIENT_SECRET is not set',
+      ),
+    );
+  });
+
+  it('refuses a plain-http login URL that is not loopback nor allowed', async () => {
+    const env = { SF_CLIENT_ID: 'id', SF_CLIENT_SECRET: 'S3CR3T' };
+    await expect(parseDestinations(entry(cc, 'http://sf.internal'), env, 'd.json')).rejects.toThrow(
+      /field login_url: must be https:\/\//,
+    );
+    const message = await parseDestinations(entry(cc, 'http://sf.internal'), env, 'd.json').catch(
+      (e: Error) => e.message,
+    );
+    expect(message).not.toContain('S3CR3T');
+    await expect(
+      parseDestinations(
+        entry(cc, 'http://sf.internal'),
+        { ...env, HOOKSYNC_ALLOW_INSECURE_HTTP: 'sf.internal' },
+        'd.json',
+      ),
+    ).resolves.toHaveLength(1);
+  });
+});

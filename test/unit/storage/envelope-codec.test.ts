@@ -1,5 +1,6 @@
 /** The stored form of envelopes: exact text back, the codec by size, damage refused, the dictionary frozen. */
 import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../src/errors.js';
@@ -46,6 +47,20 @@ describe('encodeEnvelope / decodeEnvelope', () => {
     const stored = encodeEnvelope('{"a":1}');
     for (const bad of [Buffer.from([9, 1, 2]), Buffer.alloc(0), Buffer.concat([stored.subarray(0, 3)])]) {
       expect(() => decodeEnvelope(bad)).toThrow(StorageError);
+    }
+  });
+
+  it('reads envelopes deflated with the dictionary under any window and level (stored by earlier builds)', () => {
+    const dictionary = Buffer.from(ENVELOPE_DICTIONARY_TEXT, 'utf8');
+    const text = companyRevealText(testUuid(3)) + '🙂'.repeat(3000);
+    for (const [level, windowBits] of [
+      [6, 15],
+      [3, 14],
+      [3, 13],
+      [1, 9],
+    ] as const) {
+      const body = deflateRawSync(Buffer.from(text, 'utf8'), { level, windowBits, dictionary });
+      expect(decodeEnvelope(Buffer.concat([Buffer.from([2]), body]))).toBe(text);
     }
   });
 

@@ -13,7 +13,7 @@ const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
 const ROW_1 = ['errors.ts', 'contract/'];
 const ROW_2 = ['config/', 'client/', 'webhooks/', 'storage/'];
 const FEATURES = ['export/', 'receiver/', 'reconcile/', 'launch/'];
-const BELOW_SERVER = [...ROW_1, ...ROW_2, ...FEATURES, 'simulator/', 'destinations/'];
+const BELOW_SERVER = [...ROW_1, ...ROW_2, ...FEATURES, 'simulator/', 'destinations/', 'watches/'];
 const BELOW_APPS = [...BELOW_SERVER, 'server/'];
 
 /** What each part may import besides itself: the layer table of docs/architecture.md. */
@@ -26,6 +26,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'simulator/': ROW_1,
   // The one edge between features: a file drop is an export written into a directory.
   'destinations/': [...ROW_1, ...ROW_2, 'export/'],
+  // A watch is a launch that runs itself: it builds, checks and sends its rows with launch's own code.
+  'watches/': [...ROW_1, ...ROW_2, 'launch/'],
   'server/': BELOW_SERVER,
   'cli/': [...BELOW_APPS, 'demo/'],
   'demo/': BELOW_APPS,

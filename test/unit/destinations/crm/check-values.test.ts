@@ -1,6 +1,7 @@
 /** Values checked before sending: a bad one is left out with a warning, the rest go. */
 import { describe, expect, it } from 'vitest';
 import {
+  checkValue,
   checkValues,
   type FieldDefinition as PropertyDefinition,
 } from '../../../../src/destinations/crm/check-values.js';
@@ -66,6 +67,29 @@ describe('checkValues', () => {
     expect(checkValues({ anything: 'x' }, undefined)).toEqual({
       properties: { anything: 'x' },
       warnings: [],
+    });
+  });
+});
+
+describe('checkValue: e-mail fields and lengths (Salesforce)', () => {
+  it('checks an e-mail field whatever its name, and cuts text to maxLength on a code point', () => {
+    expect(checkValue({ name: 'Email', type: 'email' }, 'Email', 'not an address')).toEqual({
+      problem: '"not an address" is not an e-mail address',
+    });
+    expect(checkValue({ name: 'Email', type: 'email' }, 'Email', 'ada@acme.com')).toEqual({
+      value: 'ada@acme.com',
+    });
+    expect(checkValue({ name: 'Title', type: 'string', maxLength: 5 }, 'Title', 'abcdefgh')).toEqual({
+      value: 'abcde',
+    });
+    expect(checkValue({ name: 'Title', type: 'string', maxLength: 5 }, 'Title', 'abcd😀')).toEqual({
+      value: 'abcd',
+    });
+    expect(checkValue({ name: 'Title', type: 'string', maxLength: 5 }, 'Title', 'ab😀cd')).toEqual({
+      value: 'ab😀c',
+    });
+    expect(checkValue({ name: 'Title', type: 'string' }, 'Title', 'x'.repeat(300))).toEqual({
+      value: 'x'.repeat(300),
     });
   });
 });

@@ -38,6 +38,7 @@ describe('mapRecords', () => {
         key: 'acme.com',
         properties: { name: 'Acme', domain: 'https://acme.com/', hooksync_domain: 'acme.com' },
         events: [0, 1],
+        employerOnly: false,
       },
     ]);
     expect(mapped.skipped).toEqual([{ object: 'companies', event: 2, reason: 'no usable domain' }]);

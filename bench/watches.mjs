@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+/**
+ * Watches benchmark, two parts, against the simulator in this process (built modules from dist/):
+ *  1. rate: one cycle of 1,000 job-change checks run at once (as `watches run` does: not spread) through a
+ *     paced client that learned the simulator's raised key rate (default 20 per 2 s, so the cycle takes a
+ *     minute or two): checks per second after the first full bucket as a share of the allowed rate, and
+ *     the 429 answers (counted on the client's fetch). Target: ratio >= 0.95, no 429.
+ *  2. memory: a child process plans and spreads one cycle of a 100,000-row watch (--quick: 10,000): it reads
+ *     the file, builds and keys every row and looks each up, and spreads the checks over the period on a
+ *     fake clock. 99,000 rows are recorded as checked in this cycle beforehand (by this process, before the
+ *     child starts), so the child's cycle buys 1,000 and walks all 100,000 (a cycle taken up near its end). Peak RSS (VmHWM). Target: < 150 MB.
+ *
+ * Usage: npm run build && node bench/watches.mjs [--quick] [--rows 100000] [--checks 1000]
+ *        [--per-interval 20] [--interval-seconds 2]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { createClient } from '../dist/client/create-client.js';
+import { createLauncher } from '../dist/launch/create-launcher.js';
+import { startHeapTrimmer } from '../dist/launch/start-heap-trimmer.js';
+import { createSimulator } from '../dist/simulator/create-simulator.js';
+import { createJobStore } from '../dist/storage/job-store/job-store.js';
+import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
+import { parseWatches } from '../dist/watches/load-watches.js';
+import { runCycle, watchedRows } from '../dist/watches/run-cycle.js';
+import { cycleToRunNow } from '../dist/watches/start-watches.js';
+import { planForCycle } from '../dist/watches/watch-plan.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rows: { type: 'string' },
+    checks: { type: 'string' },
+    'per-interval': { type: 'string', default: '20' },
+    'interval-seconds': { type: 'string', default: '2' },
+    'child-memory': { type: 'string' },
+  },
+});
+
+const silent = pino({ level: 'silent' });
+
+function writeContacts(path, rows) {
+  const lines = ['Email,Id'];
+  for (let i = 0; i < rows; i += 1) lines.push(`contact.${i}@bench${i % 500}.example,003X${i}`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+function watchOf(dir, every) {
+  return parseWatches(
+    {
+      watches: [
+        {
+          name: 'bench',
+          launch: 'job-change',
+          from: { file: 'contacts.csv' },
+          map: { professional_email: 'Email' },
+          carry: { sf_id: 'Id' },
+          every,
+        },
+      ],
+    },
+    { label: 'bench', baseDir: dir, nowMs: Date.now() },
+  )[0];
+}
+
+/** Part 2, in a child process: plan and spread a cycle of `rows` rows, `buy` of them not yet checked. */
+/** Setup, in this process: the cycle begun, every row but the last `buy` recorded as checked in it. */
+async function seedMemory(dir, rows, buy) {
+  const database = await openMigratedDatabase(join(dir, 'memory.db'));
+  const watch = watchOf(dir, '30d');
+  const nowMs = Date.now();
+  const cycle = await cycleToRunNow(database.db, watch, nowMs);
+  const plan = planForCycle(watch, Date.parse(cycle.started_at), undefined);
+  let batch = [];
+  let seen = 0;
+  await database.db.transaction().execute(async (trx) => {
+    for await (const row of watchedRows(watch, plan)) {
+      if (!('key' in row)) continue;
+      seen += 1;
+      if (seen > rows - buy) break;
+      batch.push({
+        watch: 'bench',
+        row_key: row.key,
+        custom_fields: '{}',
+        state: '{"status":"no_change","company_domain":null,"company_name":null,"title":null}',
+        checked_cycle: cycle.cycle,
+        checked_at: new Date(nowMs).toISOString(),
+        job_id: null,
+        first_seen_at: new Date(nowMs).toISOString(),
+      });
+      if (batch.length >= 100) {
+        await trx.insertInto('watch_rows').values(batch).execute();
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await trx.insertInto('watch_rows').values(batch).execute();
+  });
+  await database.close();
+}
+
+/** Part 2, in a child process: take the seeded cycle up and run it, spread on a fake clock. */
+async function childMemory(dir, simUrl, apiKey) {
+  // As `hooksync watches run` does (launch's heap trimmer): the heap collected past a ceiling.
+  const stopTrimming = startHeapTrimmer();
+  const database = await openMigratedDatabase(join(dir, 'memory.db'));
+  const store = createJobStore({ database, logger: silent });
+  const watch = watchOf(dir, '30d');
+  let nowMs = Date.now();
+  const clock = {
+    now: () => nowMs,
+    sleep: async (ms, signal) => {
+      nowMs += Math.max(0, ms);
+      await new Promise((resolve) => setImmediate(resolve));
+      return !signal.aborted;
+    },
+  };
+  const cycle = await cycleToRunNow(database.db, watch, nowMs);
+  const client = createClient({
+    baseUrl: simUrl,
+    apiKey,
+    logger: silent,
+    rateLimit: { perInterval: 100_000, intervalSeconds: 1 },
+  });
+  const started = performance.now();
+  const summary = await runCycle(
+    watch,
+    cycle,
+    {
+      db: database.db,
+      launcher: createLauncher({ client, store, db: database.db }),
+      logger: silent,
+      clock,
+      webhookUrl: undefined,
+    },
+    { spread: true, signal: new AbortController().signal },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  stopTrimming();
+  await store.close();
+  await database.close();
+  process.stdout.write(`${JSON.stringify({ summary, seconds })}\n`);
+}
+
+function runChild(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL(import.meta.url).pathname, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    let peakKb = 0;
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const poll = setInterval(() => {
+      try {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (match) peakKb = Math.max(peakKb, Number(match[1]));
+      } catch {
+        // Exited between two polls.
+      }
+    }, 20);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, peakKb });
+    });
+  });
+}
+
+async function rate(dir, checks, perInterval, intervalSeconds) {
+  const sim = await createSimulator({ seed: 4, rate: { perInterval, intervalSeconds } });
+  const database = await openMigratedDatabase(join(dir, 'rate.db'));
+  const store = createJobStore({ database, logger: silent });
+  writeContacts(join(dir, 'contacts.csv'), checks);
+  const watch = watchOf(dir, '1h');
+  let answered429 = 0;
+  const times = [];
+  const counting = async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    if (response.status === 429) answered429 += 1;
+    else if (init?.method === 'POST') times.push(performance.now());
+    return response;
+  };
+  // The ceiling is the simulator's raised rate (serve keeps the interface's 50 a minute); the key's own
+  // rate is learned from the key list, as `watches run` does.
+  const client = createClient({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    logger: silent,
+    fetch: counting,
+    rateLimit: { perInterval, intervalSeconds },
+  });
+  await client.learnRateLimit();
+  const cycle = await cycleToRunNow(database.db, watch, Date.now());
+  const summary = await runCycle(
+    watch,
+    cycle,
+    {
+      db: database.db,
+      launcher: createLauncher({ client, store, db: database.db }),
+      logger: silent,
+      clock: { now: Date.now, sleep: async () => true },
+      webhookUrl: undefined,
+    },
+    { spread: false, signal: new AbortController().signal },
+  );
+  await store.close();
+  await database.close();
+  await sim.close();
+  times.sort((a, b) => a - b);
+  const after = times.slice(perInterval);
+  const seconds = (after.at(-1) - times[perInterval - 1]) / 1000;
+  const sustained = after.length / seconds;
+  const allowed = perInterval / intervalSeconds;
+  return { summary, answered429, sustained, allowed, ratio: sustained / allowed };
+}
+
+if (values['child-memory'] !== undefined) {
+  const [dir, simUrl, apiKey] = values['child-memory'].split(',');
+  await childMemory(dir, simUrl, apiKey);
+} else {
+  const rows = Number(values.rows ?? (values.quick ? 10_000 : 100_000));
+  const checks = Number(values.checks ?? (values.quick ? 200 : 1000));
+  const perInterval = Number(values['per-interval']);
+  const intervalSeconds = Number(values['interval-seconds']);
+  const dir = mkdtempSync(join(tmpdir(), 'hooksync-bench-watches-'));
+  try {
+    const paced = await rate(dir, checks, perInterval, intervalSeconds);
+    const pacedPass = paced.ratio >= 0.95 && paced.answered429 === 0 && paced.summary.checked === checks;
+    writeContacts(join(dir, 'contacts.csv'), rows);
+    const buy = Math.min(1000, rows);
+    const sim = await createSimulator({ seed: 3, rate: { perInterval: 100_000, intervalSeconds: 1 } });
+    let memory;
+    try {
+      await seedMemory(dir, rows, buy);
+      memory = await runChild(['--child-memory', `${dir},${sim.url},${sim.apiKey}`]);
+    } finally {
+      await sim.close();
+    }
+    const result = JSON.parse(memory.stdout.trim().split('\n').at(-1));
+    const peakMb = memory.peakKb / 1024;
+    const memoryPass = memory.code === 0 && peakMb < 150 && result.summary.checked === buy;
+    const lines = [
+      `Command: \`node bench/watches.mjs${values.quick ? ' --quick' : ''}\` (rate ${perInterval} per ${intervalSeconds} s; the machine is shared with other work: same-run figures only)`,
+      '',
+      '| part | figure | target |',
+      '|---|---|---|',
+      `| rate: ${checks} job-change checks in one cycle | ${paced.summary.checked} checked, ${paced.sustained.toFixed(2)}/s sustained after the first bucket of ${paced.allowed}/s allowed: ratio ${paced.ratio.toFixed(3)}; ${paced.answered429} answers 429 | ${pacedPass ? 'met' : 'MISSED'} (>= 0.95, no 429) |`,
+      `| memory: a ${rows.toLocaleString('en')}-row watch planned and spread (${buy} bought, the rest already checked) | peak RSS ${peakMb.toFixed(1)} MB; ${result.summary.checked} rows bought, all ${result.summary.rows.toLocaleString('en')} walked, in ${result.seconds.toFixed(1)} s | ${memoryPass ? 'met' : 'MISSED'} (< 150 MB) |`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    process.exitCode = pacedPass && memoryPass ? 0 : 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

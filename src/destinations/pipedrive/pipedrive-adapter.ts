@@ -1,0 +1,221 @@
+/**
+ * Pipedrive as the CRM core sees it (`crm/crm-adapter.ts`): no upsert and no batch write (`writeBatch: 1`).
+ * A record's id comes from what the job carried, from the destination's key → id map (`crm_record_ids`: a
+ * GET by id, 1 token, never a search), or from search with `exact_match` for keys the map does not know
+ * (20 tokens), each hit confirmed by a GET of its key field because a custom-field hit carries no field
+ * keys (§3). Known records are PATCHed, unknown ones POSTed; a person's organization is its `org_id` in the
+ * person's own write (`links: 'in-write'`). Fields are resolved by name once (`pipedrive-fields.ts`).
+ */
+import { z } from 'zod';
+import { CrmError } from '../../errors.js';
+import { checkAnswer } from '../crm/check-answer.js';
+import type {
+  CrmAdapter,
+  CrmObject,
+  HeldRecord,
+  SearchCandidate,
+  SearchField,
+  WriteRequest,
+  WriteResult,
+} from '../crm/crm-adapter.js';
+import type { CrmHttp } from '../crm/crm-http.js';
+import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import {
+  customKeys,
+  decodeRecord,
+  definitionsOf,
+  encodeBody,
+  FIELDS_PATH,
+  type PipedriveFields,
+  RECORDS_PATH,
+  readFields,
+} from './pipedrive-fields.js';
+
+/** What the adapter needs besides its client. */
+export interface PipedriveAdapterOptions {
+  readonly client: CrmHttp;
+  /** The destination's key → id map (`crm_record_ids`). */
+  lookUp(object: CrmObject, keys: readonly string[]): Promise<Map<string, string>>;
+  /** The field names holding the keys: the organization's domain, the person's LinkedIn URL. */
+  readonly orgKeyField: string;
+  readonly personKeyField: string;
+}
+
+/** Keys one `GET /{id}?custom_fields=` may name (SDK: at most 15). */
+const CUSTOM_FIELDS_PER_GET = 15;
+
+const recordSchema = z.object({
+  data: z.object({ id: z.number(), is_deleted: z.boolean().optional() }).loose(),
+});
+const searchSchema = z.object({
+  data: z.object({ items: z.array(z.object({ item: z.object({ id: z.number() }).loose() })) }),
+});
+
+const SEARCH_TYPE: Record<CrmObject, string> = { companies: 'organization', contacts: 'person' };
+
+/** An adapter with its fields loaded lazily and kept (`reloadFields` after setup created some). */
+export interface PipedriveAdapter extends CrmAdapter {
+  fields(object: CrmObject, signal: AbortSignal): Promise<PipedriveFields>;
+  reloadFields(): void;
+}
+
+/** Creates the adapter. */
+export function createPipedriveAdapter(options: PipedriveAdapterOptions): PipedriveAdapter {
+  const { client } = options;
+  let loaded = new Map<CrmObject, Promise<PipedriveFields>>();
+  const fields = (object: CrmObject, signal: AbortSignal) => {
+    let held = loaded.get(object);
+    if (held === undefined) {
+      held = client
+        .request('GET', FIELDS_PATH[object], undefined, signal)
+        .then((answer) => readFields(answer, `GET ${FIELDS_PATH[object]}`));
+      held.catch(() => loaded.delete(object));
+      loaded.set(object, held);
+    }
+    return held;
+  };
+  /** The field name a key lives in, checked to exist: a missing one is one clear line, and a pause. */
+  const keyField = async (object: CrmObject, idProperty: string, signal: AbortSignal) => {
+    const field = (await fields(object, signal)).get(idProperty);
+    if (field === undefined) {
+      const which = object === 'companies' ? 'organization' : 'person';
+      const setting = object === 'companies' ? 'org_key_field' : 'person_key_field';
+      throw new CrmError(null, {
+        kind: 'pause',
+        error: `Pipedrive has no ${which} field "${idProperty}": create it (hooksync destinations setup <name>) or set ${setting}`,
+      });
+    }
+    return field;
+  };
+
+  /** GET one record by id with `names`' values; undefined when it is gone (404, deleted). */
+  const getById = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
+    const all = await fields(object, signal);
+    const keys = customKeys(all, names).slice(0, CUSTOM_FIELDS_PER_GET);
+    const path = `${RECORDS_PATH[object]}/${encodeURIComponent(id)}${keys.length > 0 ? `?custom_fields=${keys.join(',')}` : ''}`;
+    let answer: Awaited<ReturnType<CrmHttp['request']>>;
+    try {
+      answer = await client.request('GET', path, undefined, signal);
+    } catch (error) {
+      if (error instanceof CrmError && error.status === 404) return undefined;
+      throw error;
+    }
+    const body = checkAnswer(recordSchema, answer, {
+      crm: 'Pipedrive',
+      call: `GET ${RECORDS_PATH[object]}/{id}`,
+    });
+    if (body.data.is_deleted === true) return undefined;
+    return { id: String(body.data.id), properties: decodeRecord(all, body.data, names) } satisfies HeldRecord;
+  };
+
+  const read: CrmAdapter['read'] = async (object, idProperty, keys, properties, signal) => {
+    const found = new Map<string, HeldRecord>();
+    if (keys.length === 0) return found;
+    // By key: only what the map knows, by id (a key the map does not know is searched by the core, once).
+    const ids =
+      idProperty === undefined ? new Map(keys.map((id) => [id, id])) : await options.lookUp(object, keys);
+    const names = idProperty === undefined ? properties : [...new Set([...properties, idProperty])];
+    for (const [key, id] of ids) {
+      const record = await getById(object, id, names, signal);
+      if (record !== undefined) found.set(key, record);
+    }
+    return found;
+  };
+
+  const writeOne = async (
+    object: CrmObject,
+    request: WriteRequest,
+    signal: AbortSignal,
+  ): Promise<WriteResult> => {
+    const all = await fields(object, signal);
+    await keyField(object, request.idProperty, signal);
+    const id = request.id ?? (await options.lookUp(object, [request.key])).get(request.key);
+    const body = encodeBody(all, request.properties, request.company?.id);
+    if (id !== undefined && Object.keys(body).length === 0) return { ok: true, id, created: false };
+    const path =
+      id === undefined ? RECORDS_PATH[object] : `${RECORDS_PATH[object]}/${encodeURIComponent(id)}`;
+    if (id === undefined && object === 'contacts' && body.name === undefined) body.name = request.key;
+    if (id === undefined && object === 'companies' && body.name === undefined) body.name = request.key;
+    const answer = await client.request(id === undefined ? 'POST' : 'PATCH', path, body, signal);
+    const written = checkAnswer(recordSchema, answer, {
+      crm: 'Pipedrive',
+      call: `${id === undefined ? 'POST' : 'PATCH'} ${RECORDS_PATH[object]}`,
+    });
+    return { ok: true, id: String(written.data.id), created: id === undefined };
+  };
+
+  const search = async (
+    object: CrmObject,
+    field: SearchField,
+    values: readonly string[],
+    _keyProperty: string,
+    signal: AbortSignal,
+  ): Promise<Map<string, SearchCandidate[]>> => {
+    const found = new Map<string, SearchCandidate[]>();
+    // Where each value is looked for: the key field (custom) or the e-mails, and how a held value normalizes.
+    const name =
+      field === 'domain' ? options.orgKeyField : field === 'email' ? undefined : options.personKeyField;
+    const normalize =
+      field === 'domain' ? normalizeDomain : field === 'email' ? normalizeEmail : normalizeLinkedinUrl;
+    const all = await fields(object, signal);
+    const emailName = [...all.values()].find((f) => f.key === 'email')?.name;
+    const held = name ?? emailName;
+    if (held === undefined || (name !== undefined && !all.has(name))) return found;
+    for (const value of values) {
+      const query = new URLSearchParams({
+        term: value,
+        fields: field === 'email' ? 'email' : 'custom_fields',
+        exact_match: 'true',
+        limit: '10',
+      });
+      const answer = await client.request(
+        'GET',
+        `${RECORDS_PATH[object]}/search?${query}`,
+        undefined,
+        signal,
+      );
+      const body = checkAnswer(searchSchema, answer, {
+        crm: 'Pipedrive',
+        call: `GET ${RECORDS_PATH[object]}/search`,
+      });
+      const candidates: SearchCandidate[] = [];
+      for (const { item } of body.data.items) {
+        if (item.type !== undefined && item.type !== SEARCH_TYPE[object]) continue;
+        // A hit may come from any searchable field holding the same text: confirmed by its key field.
+        const record = await getById(object, String(item.id), [held], signal);
+        const values =
+          field === 'email' ? ((item.emails as unknown[] | undefined) ?? []) : [record?.properties[held]];
+        if (record === undefined || !values.some((v) => typeof v === 'string' && normalize(v) === value))
+          continue;
+        // The record holds this very key: it is this key's, not another's.
+        if (!candidates.some((c) => c.id === record.id)) candidates.push({ id: record.id, key: undefined });
+      }
+      if (candidates.length > 0) found.set(value, candidates);
+    }
+    return found;
+  };
+
+  return {
+    name: 'Pipedrive',
+    limits: { writeBatch: 1, readBatch: 1 },
+    links: 'in-write',
+    read,
+    async write(object, requests, signal) {
+      const results: WriteResult[] = [];
+      for (const request of requests) results.push(await writeOne(object, request, signal));
+      return results;
+    },
+    search,
+    fields,
+    reloadFields() {
+      loaded = new Map();
+    },
+    async fieldDefinitions(object, signal) {
+      return definitionsOf(await fields(object, signal));
+    },
+    async check(signal) {
+      for (const object of ['companies', 'contacts'] as const) await fields(object, signal);
+      return 'the token reads person and organization fields';
+    },
+  };
+}

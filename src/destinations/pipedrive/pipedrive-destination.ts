@@ -1,0 +1,117 @@
+/**
+ * The `pipedrive` destination: the CRM core (`crm/`) with the Pipedrive adapter. Verified organizations and
+ * persons written one call a record (Pipedrive has no upsert and no batch), found by the id a job carried,
+ * the destination's key → id map, or search with `exact_match`; paced across every process working for the
+ * destination (shared-pace.ts: the burst window, and search's own), within a share of the day's tokens.
+ */
+import { z } from 'zod';
+import { destinationNameSchema } from '../config-fields.js';
+import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
+import { CrmCounters } from '../crm/crm-counters.js';
+import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
+import { createCrmHttp } from '../crm/crm-http.js';
+import { lookUpRecordIds } from '../crm/crm-record-ids.js';
+import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import { createSharedPace, type Pace } from '../shared-pace.js';
+import { DailyBudget } from './daily-budget.js';
+import { createPipedriveAdapter } from './pipedrive-adapter.js';
+import { classifyTrouble, dailyBudget, PIPEDRIVE_RETRY_POLICY } from './pipedrive-answer.js';
+import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
+
+/** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
+export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
+/** Tokens a call costs at most (v2 writes, search and v1 field lists; §1). */
+export const TOKEN_COST = { get: 1, write: 5, search: 20 } as const;
+/** Search's own limit is 10 per 2 s on every plan (§5). */
+export const SEARCH_RATE = { requests: 9, perMs: 2_000 } as const;
+
+const fieldName = z.string().min(1).max(255);
+
+const pipedriveSchema = z.strictObject({
+  name: destinationNameSchema,
+  type: z.literal('pipedrive'),
+  base_url: z
+    .string()
+    .refine(
+      (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+      'must be an http(s) URL (https://<company>.pipedrive.com)',
+    ),
+  // Only from the environment: a token in a file would be a secret in the tree.
+  token: z.strictObject({
+    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+  }),
+  org_key_field: fieldName.default('Domain'),
+  person_key_field: fieldName.default('LinkedIn URL'),
+  daily_token_share: z.number().gt(0).max(1).default(0.5),
+  ...crmConfigShape(fieldName, DEFAULT_PIPEDRIVE_RATE),
+});
+
+/** A `pipedrive` destination as configured (the token still as its environment variable's name). */
+export type PipedriveDestinationConfig = z.output<typeof pipedriveSchema>;
+
+function createPipedriveDestination(
+  config: PipedriveDestinationConfig,
+  secrets: readonly string[],
+  deps: DestinationDeps,
+): CrmDestination {
+  const counters = new CrmCounters(config.name, deps);
+  const budget = new DailyBudget(config.daily_token_share, deps.now);
+  const burst = createSharedPace(deps.database.db, config.name, config.rate, deps.now);
+  const searches = createSharedPace(deps.database.db, `${config.name}#search`, SEARCH_RATE, deps.now);
+  const paced = (paces: readonly Pace[], tokens: number): Pace => ({
+    async wait(signal) {
+      budget.check(tokens);
+      for (const pace of paces) await pace.wait(signal);
+    },
+  });
+  // The most a call may cost (§1): a search or a field list 20, a write 5 (a GET, 1, counted as a write).
+  const [plain, costly, search] = [
+    paced([burst], TOKEN_COST.write),
+    paced([burst], TOKEN_COST.search),
+    paced([searches, burst], TOKEN_COST.search),
+  ];
+  const client = createCrmHttp({
+    crm: 'Pipedrive',
+    baseUrl: config.base_url,
+    headers: { 'x-api-token': secrets[0]! },
+    fetch: deps.fetch,
+    now: deps.now,
+    paceFor: (path) => (path.includes('/search') ? search : path.endsWith('Fields') ? costly : plain),
+    counter: counters,
+    retry: PIPEDRIVE_RETRY_POLICY,
+    classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+    onHeaders(headers) {
+      const left = dailyBudget(headers);
+      if (left === undefined) return;
+      budget.report(left);
+      counters.dailyRemaining(left.remaining);
+    },
+  });
+  const adapter = createPipedriveAdapter({
+    client,
+    lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
+    orgKeyField: config.org_key_field,
+    personKeyField: config.person_key_field,
+  });
+  return createCrmDestination({
+    name: config.name,
+    adapter,
+    counters,
+    templates: { companies: 'pipedrive-organizations', contacts: 'pipedrive-persons' },
+    shape: PIPEDRIVE_SHAPE,
+    settings: crmSyncSettings(
+      config,
+      { companyKey: config.org_key_field, contactKey: config.person_key_field },
+      PIPEDRIVE_SHAPE.movedFields,
+    ),
+    deps,
+  });
+}
+
+/** The `pipedrive` destination type. */
+export const PIPEDRIVE_DESTINATION: DestinationType<PipedriveDestinationConfig> = {
+  type: 'pipedrive',
+  schema: pipedriveSchema,
+  dispatchSettings: (config) => crmDispatchSettings(config, 1),
+  create: createPipedriveDestination,
+};

@@ -1,0 +1,208 @@
+/**
+ * Salesforce as a CRM adapter of the core (`crm/crm-adapter.ts`): companies are Accounts upserted by
+ * `account_key`; persons are Contacts or Leads by `person_key`, the one that already holds the key updated
+ * where it is, a net-new one routed by `new_persons` (a Contact under its Account when the core found or
+ * wrote the Account, else a Lead); a Contact names its Account by the Account's key in its own write
+ * (`links: 'in-write'`). Reads are SOQL by key, writes sObject Collections (see write-collections.ts); a record
+ * still locked after its retries sends the batch back to the lane's schedule (keyed writes converge).
+ */
+import { CrmError } from '../../errors.js';
+import type { FieldDefinition } from '../crm/check-values.js';
+import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } from '../crm/crm-adapter.js';
+import { asLead, type LeadFields } from './lead-fields.js';
+import { describeObject, fieldDefinitionsOf } from './org-schema.js';
+import { type NewPersons, routePerson } from './route-persons.js';
+import { limitsSchema } from './salesforce-answer.js';
+import type { SalesforceClient } from './salesforce-client.js';
+import { keyQueries, queryAll } from './soql.js';
+import { COLLECTION_LIMIT, type RecordWrite, writeCollections } from './write-collections.js';
+
+/** Keys looked up per read (the SOQL chunks keep each URI under 2,000 characters on their own). */
+export const SALESFORCE_READ_BATCH = 150;
+
+/** What the adapter is built from. */
+export interface SalesforceAdapterOptions {
+  readonly client: SalesforceClient;
+  readonly accountKey: string;
+  readonly personKey: string;
+  readonly newPersons: NewPersons;
+  /** The Contact ↔ Lead field correspondence (the salesforce-contacts and -leads templates). */
+  readonly leadFields: () => Promise<LeadFields>;
+}
+
+type Held = { readonly object: 'Contact' | 'Lead'; readonly record: HeldRecord };
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Creates the adapter. */
+export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmAdapter {
+  const { client, accountKey, personKey } = options;
+
+  const query = async (
+    object: string,
+    keyField: string,
+    keys: readonly string[],
+    fields: readonly string[],
+    signal: AbortSignal,
+  ) => {
+    const found = new Map<string, HeldRecord>();
+    const wanted = new Map(keys.map((key) => [key.toLowerCase(), key]));
+    for (const soql of keyQueries({ base: client.base, object, fields, keyField, keys })) {
+      for (const row of await queryAll(client, soql, signal)) {
+        // Keys match case-insensitively (§2): answer under the spelling the core asked for.
+        const key = wanted.get(String(row[keyField] ?? '').toLowerCase());
+        if (key === undefined || typeof row.Id !== 'string') continue;
+        const properties: Record<string, string | null> = {};
+        for (const field of fields) properties[field] = text(row[field]);
+        found.set(key, { id: row.Id, properties });
+      }
+    }
+    return found;
+  };
+
+  /** Where each person key lives: a Contact first, then a Lead (fields read named as the Contact's). */
+  const findPersons = async (keys: readonly string[], fields: readonly string[], signal: AbortSignal) => {
+    const lead = await options.leadFields();
+    const contacts = await query('Contact', personKey, keys, fields, signal);
+    const rest = keys.filter((key) => !contacts.has(key));
+    const leadNames = fields.flatMap((field) => {
+      const name = lead.toLead.get(field);
+      return name === undefined || name === personKey ? [] : [name];
+    });
+    const leads =
+      rest.length === 0
+        ? new Map<string, HeldRecord>()
+        : await query('Lead', personKey, rest, leadNames, signal);
+    const held = new Map<string, Held>();
+    for (const [key, record] of contacts) held.set(key, { object: 'Contact', record });
+    for (const [key, record] of leads) {
+      const properties: Record<string, string | null> = {};
+      for (const [name, value] of Object.entries(record.properties))
+        properties[lead.toContact.get(name) ?? name] = value;
+      held.set(key, { object: 'Lead', record: { id: record.id, properties } });
+    }
+    return held;
+  };
+
+  const outcomesOf = (results: Awaited<ReturnType<typeof writeCollections>>): WriteResult[] => {
+    const locked = results.find((r) => !r.ok && r.retry);
+    if (locked !== undefined && !locked.ok) throw new CrmError(null, { kind: 'retry', error: locked.error });
+    return results.map((r) =>
+      r.ok ? { ok: true, id: r.id, created: r.created } : { ok: false, error: r.error },
+    );
+  };
+
+  const withoutKey = (properties: Readonly<Record<string, string>>, key: string) => {
+    const { [key]: _key, ...rest } = properties;
+    return rest;
+  };
+
+  const writePersons = async (
+    requests: readonly WriteRequest[],
+    signal: AbortSignal,
+  ): Promise<WriteResult[]> => {
+    const lead = await options.leadFields();
+    const unknown = requests.filter((r) => r.id === undefined).map((r) => r.key);
+    const held = unknown.length === 0 ? new Map<string, Held>() : await findPersons(unknown, [], signal);
+    const groups = {
+      Contact: [] as Array<{ at: number; write: RecordWrite }>,
+      Lead: [] as Array<{ at: number; write: RecordWrite }>,
+    };
+    requests.forEach((request, at) => {
+      const found = held.get(request.key);
+      // An id the core read is a Contact's or a Lead's: the prefix tells (003 Contact, 00Q Lead).
+      const knownObject =
+        request.id === undefined ? undefined : request.id.startsWith('00Q') ? 'Lead' : 'Contact';
+      const route = routePerson({
+        policy: options.newPersons,
+        contactId:
+          knownObject === 'Contact' ? request.id : found?.object === 'Contact' ? found.record.id : undefined,
+        leadId: knownObject === 'Lead' ? request.id : found?.object === 'Lead' ? found.record.id : undefined,
+        accountExists: request.company !== undefined,
+      });
+      const properties = withoutKey(request.properties, personKey);
+      if (route.object === 'Contact') {
+        groups.Contact.push({
+          at,
+          write: {
+            key: request.key,
+            id: route.id,
+            fields: properties,
+            parent:
+              route.linkAccount && request.company !== undefined
+                ? { relationship: 'Account', keyField: accountKey, key: request.company.key }
+                : undefined,
+          },
+        });
+      } else {
+        const fields: Record<string, string> = asLead(lead, properties);
+        delete fields[personKey];
+        if (route.id === undefined)
+          for (const [name, value] of Object.entries(lead.defaults)) fields[name] ??= value;
+        groups.Lead.push({ at, write: { key: request.key, id: route.id, fields } });
+      }
+    });
+    const results: WriteResult[] = new Array(requests.length);
+    for (const object of ['Contact', 'Lead'] as const) {
+      const group = groups[object];
+      if (group.length === 0) continue;
+      const written = outcomesOf(
+        await writeCollections(
+          client,
+          { object, keyField: personKey, records: group.map((g) => g.write) },
+          signal,
+        ),
+      );
+      group.forEach(({ at }, index) => {
+        results[at] = written[index]!;
+      });
+    }
+    return results;
+  };
+
+  return {
+    name: 'Salesforce',
+    limits: { writeBatch: COLLECTION_LIMIT, readBatch: SALESFORCE_READ_BATCH },
+    links: 'in-write',
+    async read(object: CrmObject, _idProperty, keys, properties, signal) {
+      if (object === 'companies')
+        return query(
+          'Account',
+          accountKey,
+          keys,
+          properties.filter((p) => p !== accountKey),
+          signal,
+        );
+      const held = await findPersons(
+        keys,
+        properties.filter((p) => p !== personKey),
+        signal,
+      );
+      return new Map([...held].map(([key, { record }]) => [key, record]));
+    },
+    async write(object: CrmObject, requests, signal) {
+      if (object === 'contacts') return writePersons(requests, signal);
+      const records = requests.map((request) => ({
+        key: request.key,
+        id: request.id,
+        fields: withoutKey(request.properties, accountKey),
+      }));
+      return outcomesOf(
+        await writeCollections(client, { object: 'Account', keyField: accountKey, records }, signal),
+      );
+    },
+    async fieldDefinitions(object, signal): Promise<ReadonlyMap<string, FieldDefinition>> {
+      return fieldDefinitionsOf(
+        await describeObject(client, object === 'companies' ? 'Account' : 'Contact', signal),
+      );
+    },
+    async check(signal) {
+      const limits = await client.json(limitsSchema, { method: 'GET', path: 'limits' }, signal);
+      const { Max, Remaining } = limits.DailyApiRequests;
+      return `read /limits: ${Remaining} of the org's ${Max} daily API calls left`;
+    },
+  };
+}

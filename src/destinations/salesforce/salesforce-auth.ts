@@ -1,0 +1,196 @@
+/**
+ * Sessions for a server integration (shared/docs/salesforce-api.md §4): OAuth 2.0 client credentials, or the
+ * JWT bearer flow with an RS256 assertion signed by jose, posted to the org's My Domain
+ * `/services/oauth2/token`. Neither grant returns a refresh token or an expiry, so a session is kept until
+ * Salesforce answers 401 INVALID_SESSION_ID, and then the grant is run again, once, by whoever saw it first.
+ */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { z } from 'zod';
+import { readCappedBody } from '../../client/read-capped-body.js';
+import { CrmError } from '../../errors.js';
+
+/** Bytes of a token answer read at most. */
+export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
+/** Seconds a JWT assertion is valid for (Salesforce takes at most three minutes). */
+export const ASSERTION_LIFETIME_SECONDS = 180;
+
+/** The credentials of one destination, resolved from the environment or files at start. */
+export type SalesforceCredentials =
+  | { readonly grant: 'client_credentials'; readonly clientId: string; readonly clientSecret: string }
+  | {
+      readonly grant: 'jwt_bearer';
+      readonly clientId: string;
+      readonly username: string;
+      /** PEM, PKCS#8 or PKCS#1. */
+      readonly privateKey: string;
+      /** The assertion's `aud`: https://login.salesforce.com, or https://test.salesforce.com for a sandbox. */
+      readonly audience: string;
+    };
+
+/** A live session: the token goes only into the Authorization header. */
+export interface SalesforceSession {
+  readonly accessToken: string;
+  readonly instanceUrl: string;
+}
+
+/** Collaborators and settings of the sessions. */
+export interface SalesforceAuthConfig {
+  /** The org's My Domain URL (https unless loopback or allowed). */
+  readonly loginUrl: string;
+  readonly credentials: SalesforceCredentials;
+  /** Where the credentials come from (`SF_CLIENT_ID and SF_CLIENT_SECRET`), for messages. */
+  readonly source: string;
+  readonly fetch: typeof globalThis.fetch;
+  /** Clock in epoch ms (the assertion's `exp`). */
+  readonly now: () => number;
+}
+
+/** Sessions of one destination. */
+export interface SalesforceAuth {
+  /** The current session, granted on first use. */
+  session(signal: AbortSignal): Promise<SalesforceSession>;
+  /** A new session in place of `stale` (which Salesforce refused); concurrent callers share one grant. */
+  renew(stale: SalesforceSession, signal: AbortSignal): Promise<SalesforceSession>;
+  /** Grants made since start. */
+  grants(): number;
+}
+
+const tokenAnswerSchema = z.looseObject({
+  access_token: z.string().min(1),
+  instance_url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) URL'),
+  token_type: z.string().optional(),
+});
+const oauthErrorSchema = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+
+/** Reads a PEM private key; throws TypeError without echoing it. */
+export function readPrivateKey(pem: string): KeyObject {
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== 'rsa') throw new TypeError('not RSA');
+    return key;
+  } catch {
+    throw new TypeError('is not a PEM RSA private key');
+  }
+}
+
+/** The JWT bearer assertion: `iss` the client id, `sub` the user, `aud`, `exp` three minutes ahead. */
+export async function signAssertion(
+  credentials: Extract<SalesforceCredentials, { grant: 'jwt_bearer' }>,
+  nowMs: number,
+): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256' })
+    .setIssuer(credentials.clientId)
+    .setSubject(credentials.username)
+    .setAudience(credentials.audience)
+    .setExpirationTime(Math.floor(nowMs / 1000) + ASSERTION_LIFETIME_SECONDS)
+    .sign(readPrivateKey(credentials.privateKey));
+}
+
+/** Creates the sessions of one destination. */
+export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAuth {
+  const tokenUrl = `${config.loginUrl.replace(/\/+$/, '')}/services/oauth2/token`;
+  let current: Promise<SalesforceSession> | undefined;
+  let granted = 0;
+
+  const grant = async (signal: AbortSignal): Promise<SalesforceSession> => {
+    const { credentials } = config;
+    const form = new URLSearchParams(
+      credentials.grant === 'client_credentials'
+        ? {
+            grant_type: 'client_credentials',
+            client_id: credentials.clientId,
+            client_secret: credentials.clientSecret,
+          }
+        : {
+            grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+            assertion: await signAssertion(credentials, config.now()),
+          },
+    );
+    let response: Response;
+    try {
+      response = await config.fetch(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+        redirect: 'manual',
+        signal,
+      });
+    } catch {
+      throw new CrmError(null, {
+        kind: 'retry',
+        error: signal.aborted ? 'token request timed out' : 'token request: network error',
+      });
+    }
+    let text: string;
+    try {
+      text = new TextDecoder().decode(
+        await readCappedBody(response, {
+          maxBytes: TOKEN_ANSWER_MAX_BYTES,
+          signal,
+          what: 'the token answer',
+        }),
+      );
+    } catch (error) {
+      throw new CrmError(
+        response.status,
+        { kind: 'retry', error: (error as Error).message },
+        { cause: error },
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (response.status === 200) {
+      const parsed = tokenAnswerSchema.safeParse(json);
+      if (!parsed.success) {
+        throw new CrmError(200, {
+          kind: 'retry',
+          error: 'the token answer is not the shape Salesforce documents',
+        });
+      }
+      granted += 1;
+      return {
+        accessToken: parsed.data.access_token,
+        instanceUrl: parsed.data.instance_url.replace(/\/+$/, ''),
+      };
+    }
+    const oauth = oauthErrorSchema.safeParse(json);
+    if (response.status >= 500 || response.status === 408 || !oauth.success) {
+      throw new CrmError(response.status, {
+        kind: 'retry',
+        error: `token request: HTTP ${response.status}`,
+      });
+    }
+    // Wrong credentials, a flow not enabled, a user not pre-authorized: no retry fixes them.
+    const said = `${oauth.data.error}${oauth.data.error_description ? ` (${oauth.data.error_description})` : ''}`;
+    throw new CrmError(response.status, {
+      kind: 'pause',
+      error: `Salesforce refused the ${credentials.grant} grant: ${said}; check ${config.source}, then resume`,
+    });
+  };
+
+  const start = (signal: AbortSignal) => {
+    const pending = grant(signal);
+    current = pending;
+    // A failed grant is not kept: the next call tries again.
+    pending.catch(() => {
+      if (current === pending) current = undefined;
+    });
+    return pending;
+  };
+
+  return {
+    session: (signal) => current ?? start(signal),
+    async renew(stale, signal) {
+      const held = current === undefined ? undefined : await current.catch(() => undefined);
+      if (held !== undefined && held.accessToken !== stale.accessToken) return held;
+      return start(signal);
+    },
+    grants: () => granted,
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The `salesforce` destination: the CRM core (`crm/`) with the Salesforce adapter. Verified companies become
+ * Accounts by their domain key, persons Contacts or Leads by their person key, in batches of up to 200
+ * events, fill-empty or overwrite per field, within `max_share` of the org's rolling 24-hour allocation.
+ */
+import { loadTemplate } from '../../export/load-template.js';
+import { crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
+import { CrmCounters } from '../crm/crm-counters.js';
+import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
+import type { RecordShape } from '../crm/map-records.js';
+import type { SyncSettings } from '../crm/sync-batch.js';
+import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import { type LeadFields, leadFieldsOf } from './lead-fields.js';
+import { createSalesforceAdapter } from './salesforce-adapter.js';
+import { createSalesforceAuth, type SalesforceCredentials } from './salesforce-auth.js';
+import { createSalesforceClient } from './salesforce-client.js';
+import {
+  credentialSources,
+  resolveSalesforceCredentials,
+  type SalesforceDestinationConfig,
+  salesforceSchema,
+} from './salesforce-config.js';
+import { COLLECTION_LIMIT } from './write-collections.js';
+
+/** The templates the destination maps with (the same as the import files'). */
+export const SALESFORCE_TEMPLATES = {
+  companies: 'salesforce-accounts',
+  contacts: 'salesforce-contacts',
+  leads: 'salesforce-leads',
+} as const;
+
+/** What a moved person's new job makes current (overwriting unless `fields` says otherwise). */
+export const MOVED_FIELDS = ['Title', 'Current_Company__c'] as const;
+
+/** The salesforce-* templates' columns the core reads. */
+export const SALESFORCE_SHAPE: RecordShape = {
+  domain: 'Website',
+  companyName: 'Name',
+  // Never keyed by e-mail: Email is neither External ID nor Unique (§2).
+  email: undefined,
+  personId: 'Hooksync_Person_Id__c',
+  linkedinUrl: 'LinkedIn_URL__c',
+  jobChangeStatus: 'Job_Change_Status__c',
+  contactCompany: 'Current_Company__c',
+  movedFields: MOVED_FIELDS,
+  leftFields: ['Job_Change_Status__c'],
+};
+
+/** Sync settings from a config. */
+export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSettings {
+  // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
+  const employers = config.new_persons === 'contact' ? 'write' : 'find';
+  return crmSyncSettings(
+    config,
+    { companyKey: config.account_key, contactKey: config.person_key },
+    MOVED_FIELDS,
+    employers,
+  );
+}
+
+function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
+  const [grant, clientId, second, privateKey, audience] = secrets;
+  if (grant === 'client_credentials') return { grant, clientId: clientId!, clientSecret: second! };
+  return {
+    grant: 'jwt_bearer',
+    clientId: clientId!,
+    username: second!,
+    privateKey: privateKey!,
+    audience: audience!,
+  };
+}
+
+function createSalesforceDestination(
+  config: SalesforceDestinationConfig,
+  secrets: readonly string[],
+  deps: DestinationDeps,
+): CrmDestination {
+  const counters = new CrmCounters(config.name, deps);
+  const source = credentialSources(config);
+  const auth = createSalesforceAuth({
+    loginUrl: config.login_url,
+    credentials: credentialsOf(secrets),
+    source,
+    fetch: deps.fetch,
+    now: deps.now,
+  });
+  const client = createSalesforceClient({
+    auth,
+    apiVersion: config.api_version,
+    maxShare: config.max_share,
+    credentials: source,
+    fetch: deps.fetch,
+    now: deps.now,
+    counter: counters,
+  });
+  let leadFields: Promise<LeadFields> | undefined;
+  const adapter = createSalesforceAdapter({
+    client,
+    accountKey: config.account_key,
+    personKey: config.person_key,
+    newPersons: config.new_persons,
+    leadFields: () => {
+      leadFields ??= Promise.all([
+        loadTemplate(SALESFORCE_TEMPLATES.contacts),
+        loadTemplate(SALESFORCE_TEMPLATES.leads),
+      ]).then(([contacts, leads]) => leadFieldsOf(contacts, leads));
+      return leadFields;
+    },
+  });
+  return createCrmDestination({
+    name: config.name,
+    adapter,
+    counters,
+    templates: SALESFORCE_TEMPLATES,
+    shape: SALESFORCE_SHAPE,
+    settings: syncSettingsOf(config),
+    deps,
+  });
+}
+
+/** The `salesforce` destination type. */
+export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
+  type: 'salesforce',
+  schema: salesforceSchema,
+  dispatchSettings: (config) => crmDispatchSettings(config, COLLECTION_LIMIT),
+  create: createSalesforceDestination,
+  resolveSecrets: (config, env) => {
+    const credentials = resolveSalesforceCredentials(config, env);
+    return credentials.grant === 'client_credentials'
+      ? [credentials.grant, credentials.clientId, credentials.clientSecret]
+      : [
+          credentials.grant,
+          credentials.clientId,
+          credentials.username,
+          credentials.privateKey,
+          credentials.audience,
+        ];
+  },
+};

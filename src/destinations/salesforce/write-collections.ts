@@ -1,0 +1,144 @@
+/**
+ * Writing records with sObject Collections (shared/docs/salesforce-api.md §1.2, §2): records without a known
+ * Id are upserted by their external id (`PATCH composite/sobjects/{Object}/{Key}`), records carrying a
+ * Salesforce Id are updated by it (`PATCH composite/sobjects`), 200 a call, `allOrNone: false`, answers read
+ * in order. A Contact names its Account by the Account's external id in the same write. Records refused with
+ * UNABLE_TO_LOCK_ROW alone are sent again, only they, with backoff; what still fails is the record's own result.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type CollectionResult, classifyRecordErrors, collectionResultsSchema } from './salesforce-answer.js';
+import type { SalesforceClient } from './salesforce-client.js';
+
+/** Records per collections call (Salesforce's limit). */
+export const COLLECTION_LIMIT = 200;
+
+/** How records refused for a lock are sent again. */
+export interface LockRetryPolicy {
+  /** Sends after the first (default 3). */
+  readonly retries: number;
+  /** First wait in ms (default 1,000), doubled each time. */
+  readonly minDelayMs: number;
+}
+
+/** The defaults of {@link LockRetryPolicy}. */
+export const DEFAULT_LOCK_RETRY: LockRetryPolicy = Object.freeze({ retries: 3, minDelayMs: 1_000 });
+
+/** One record to write. */
+export interface RecordWrite {
+  /** The normalized external id. */
+  readonly key: string;
+  /** A Salesforce Id the record is known by (carried, adopted, read): it is updated by it, never created. */
+  readonly id: string | undefined;
+  /** Fitted values; never empty ones (an empty value would clear the field). */
+  readonly fields: Readonly<Record<string, string | number>>;
+  /** A Contact's Account, by the Account's external id. */
+  readonly parent?:
+    | { readonly relationship: string; readonly keyField: string; readonly key: string }
+    | undefined;
+}
+
+/** What became of one record. */
+export type RecordOutcome =
+  | { readonly ok: true; readonly id: string; readonly created: boolean }
+  /** `retry`: only a lock stood in the way, after every send: the event goes back to the lane's schedule. */
+  | {
+      readonly ok: false;
+      readonly retry: boolean;
+      readonly error: string;
+      readonly duplicateOf: readonly string[];
+    };
+
+/** What one call of `writeCollections` is. */
+export interface CollectionsWrite {
+  readonly object: 'Account' | 'Contact' | 'Lead';
+  readonly keyField: string;
+  readonly records: readonly RecordWrite[];
+  readonly lockRetry?: LockRetryPolicy;
+}
+
+function body(object: string, keyField: string, record: RecordWrite): Record<string, unknown> {
+  const out: Record<string, unknown> = { attributes: { type: object }, ...record.fields };
+  // The key field is never sent as a data column too (segment-docs#6831), except on an update by Id,
+  // where it stamps the key on the record known by its Id.
+  delete out.Id;
+  if (record.id !== undefined) out.Id = record.id;
+  out[keyField] = record.key;
+  if (record.parent !== undefined)
+    out[record.parent.relationship] = { [record.parent.keyField]: record.parent.key };
+  return out;
+}
+
+async function sendChunk(
+  client: SalesforceClient,
+  write: CollectionsWrite,
+  byId: boolean,
+  records: readonly RecordWrite[],
+  signal: AbortSignal,
+): Promise<CollectionResult[]> {
+  const results = await client.json(
+    collectionResultsSchema,
+    {
+      method: 'PATCH',
+      path: byId ? 'composite/sobjects' : `composite/sobjects/${write.object}/${write.keyField}`,
+      json: {
+        allOrNone: false,
+        records: records.map((record) => body(write.object, write.keyField, record)),
+      },
+    },
+    signal,
+  );
+  if (results.length !== records.length) {
+    throw new TypeError(`Salesforce answered ${results.length} results for ${records.length} records`);
+  }
+  return results;
+}
+
+/**
+ * Writes `records` of one object (keys unique; the caller dedupes) in calls of 200, and answers one outcome
+ * per record, in order. Throws SalesforceError for trouble that is not one record's (the whole call).
+ */
+export async function writeCollections(
+  client: SalesforceClient,
+  write: CollectionsWrite,
+  signal: AbortSignal,
+): Promise<RecordOutcome[]> {
+  const policy = write.lockRetry ?? DEFAULT_LOCK_RETRY;
+  const outcomes: RecordOutcome[] = new Array(write.records.length);
+  for (const byId of [false, true]) {
+    let pending = write.records
+      .map((record, index) => ({ record, index }))
+      .filter(({ record }) => (record.id !== undefined) === byId);
+    for (let send = 0; pending.length > 0; send += 1) {
+      const locked: typeof pending = [];
+      for (let start = 0; start < pending.length; start += COLLECTION_LIMIT) {
+        const chunk = pending.slice(start, start + COLLECTION_LIMIT);
+        const results = await sendChunk(
+          client,
+          write,
+          byId,
+          chunk.map((item) => item.record),
+          signal,
+        );
+        results.forEach((result, i) => {
+          const { index } = chunk[i]!;
+          if (result.success && result.id) {
+            outcomes[index] = { ok: true, id: result.id, created: result.created === true };
+            return;
+          }
+          const trouble = classifyRecordErrors(result.errors);
+          if (trouble.kind === 'retry' && send < policy.retries) locked.push(chunk[i]!);
+          else
+            outcomes[index] = {
+              ok: false,
+              retry: trouble.kind === 'retry',
+              error: trouble.error,
+              duplicateOf: trouble.kind === 'fail' ? trouble.duplicateOf : [],
+            };
+        });
+      }
+      pending = locked;
+      if (pending.length > 0) await sleep(policy.minDelayMs * 2 ** send, undefined, { signal });
+    }
+  }
+  return outcomes;
+}

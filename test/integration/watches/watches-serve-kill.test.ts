@@ -1,0 +1,98 @@
+/**
+ * The real `hooksync serve` running a watch, killed with SIGKILL mid-cycle and started again: the cycle is
+ * taken up where it stood (once the dead process's lease has expired), every row is checked in it, and no
+ * row is sent twice in it but the few that were in flight.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
+import { openDatabase } from '../../../src/storage/open-database.js';
+import { DEFAULT_WATCH_CONCURRENCY } from '../../../src/watches/run-cycle.js';
+import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
+import { contactsCsv } from './watch-harness.js';
+
+const ROWS = 8;
+const fixture = useServeFixture('hooksync-watch-kill-');
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 11 });
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 90_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('hooksync serve running a watch, killed', () => {
+  it('takes the cycle up after SIGKILL: every row checked once, at most the in-flight few twice', async () => {
+    const rows = Array.from({ length: ROWS }, (_, i) => [`p${i}.person@acme.com`, `003K${i}`] as const);
+    writeFileSync(join(fixture.dir, 'contacts.csv'), contactsCsv(rows));
+    // Eight rows over 40 s: one every 5 s, so that the kill lands mid-cycle whatever the machine's load.
+    writeFileSync(
+      join(fixture.dir, 'watches.json'),
+      JSON.stringify({
+        watches: [
+          {
+            name: 'champions',
+            launch: 'job-change',
+            from: { file: 'contacts.csv' },
+            map: { professional_email: 'Email' },
+            carry: { sf_id: 'Id' },
+            every: '40s',
+          },
+        ],
+      }),
+    );
+    const databaseUrl = join(fixture.dir, 'watch.db');
+    const env = {
+      HOOKSYNC_DATABASE_URL: databaseUrl,
+      HOOKSYNC_JWKS_URL: fixture.jwks.url,
+      HOOKSYNC_API_BASE_URL: sim.url,
+      HOOKSYNC_API_KEY: sim.apiKey,
+      HOOKSYNC_WATCHES: join(fixture.dir, 'watches.json'),
+    };
+    const first = await spawnServe(env);
+    await until('three rows are checked', () => sim.jobs().length >= 3);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const sentBeforeKill = sim.jobs().length;
+    expect(sentBeforeKill).toBeLessThan(ROWS);
+
+    const second = await spawnServe(env);
+    const database = await openDatabase(databaseUrl);
+    try {
+      const cycleOne = () =>
+        database.db.selectFrom('watch_cycles').selectAll().where('cycle', '=', 1).executeTakeFirst();
+      await until('cycle 1 is finished', async () => (await cycleOne())?.finished_at != null);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+      expect(await cycleOne()).toMatchObject({ checked: ROWS, rows: ROWS, stopped: null });
+      const later = await database.db
+        .selectFrom('watch_cycles')
+        .select(({ fn }) => fn.sum<number>('checked').as('checked'))
+        .where('cycle', '>', 1)
+        .executeTakeFirst();
+      // A graceful stop records every check it sent: what the simulator got beyond that was cycle 1's.
+      const sentInCycleOne = sim.jobs().length - Number(later?.checked ?? 0);
+      expect(sentInCycleOne).toBeGreaterThanOrEqual(ROWS);
+      expect(sentInCycleOne).toBeLessThanOrEqual(ROWS + DEFAULT_WATCH_CONCURRENCY);
+      const remembered = await database.db.selectFrom('watch_rows').select('checked_cycle').execute();
+      expect(remembered).toHaveLength(ROWS);
+      expect(second.stderr()).toContain('watch running here');
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+});

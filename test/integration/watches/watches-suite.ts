@@ -1,0 +1,400 @@
+/**
+ * Watches end to end, in-process, against the simulator, on SQLite or Postgres: the baseline and then only
+ * changes (moved, left, came back; unknown erases nothing), rows added and removed between cycles and within
+ * one, checks spread evenly over the period, the per-cycle budget, a 402, the outbox events of changes, and
+ * two replicas sharing one watch.
+ */
+import { appendFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../../../src/destinations/create-dispatcher.js';
+import { parseDestinations } from '../../../src/destinations/load-destinations.js';
+import {
+  loadStatusSnapshot,
+  type WatchesSummary,
+} from '../../../src/server/status-page/load-status-snapshot.js';
+import { renderWatches } from '../../../src/server/status-page/render-watches.js';
+import { purgeOlderThan } from '../../../src/storage/purge-older-than.js';
+import type { WatchDefinition } from '../../../src/watches/load-watches.js';
+import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
+import { dueCycle, startWatches } from '../../../src/watches/start-watches.js';
+import { registerWatchMetrics } from '../../../src/watches/watch-metrics.js';
+import { listChanges } from '../../../src/watches/watch-store.js';
+import type { Dialect } from '../../helpers/receiver-harness.js';
+import {
+  createWebhookSecret,
+  startStandardWebhookConsumer,
+} from '../../helpers/standard-webhook-consumer.js';
+import { contactsCsv, createWatchHarness, type WatchHarness } from './watch-harness.js';
+
+const EMAILS = [
+  'ann.lee@acme.com',
+  'bo.chen@acme.com',
+  'cy.diaz@acme.com',
+  'di.evans@acme.com',
+  'ed.fox@acme.com',
+];
+const ROWS = EMAILS.map((email, i) => [email, `003A${i}`] as const);
+
+export function defineWatchesFileChecks(): void {
+  describe('the watches file', () => {
+    it('is checked whole', async () => {
+      const h = await createWatchHarness('sqlite');
+      try {
+        expect(() =>
+          h.watch({ name: 'w', launch: 'job-change', from: { file: 'x.csv' }, every: '5s' }),
+        ).toThrow('watch "w", field every: "5s" is shorter than the least period, 10s');
+        expect(() =>
+          h.watch({ name: 'w', launch: 'job-change', from: { file: 'x.csv' }, map: { email: 'Email' } }),
+        ).toThrow('watch "w", field map: "email" is not a request field of job-change');
+        expect(() =>
+          h.watch({ name: 'w', launch: 'search', from: { file: 'x.csv' }, set: { page_size: 'ten' } }),
+        ).toThrow('watch "w", field set page_size: "ten" is not an integer');
+        const search = h.watch({
+          name: 'w',
+          launch: 'search',
+          from: { file: 'x.csv' },
+          set: { seniorities: ['Vice President', 'CXO'], experience_start_date_new_hire: '-30d' },
+        });
+        expect([...search.relativeDates]).toEqual([['experience_start_date_new_hire', 30]]);
+      } finally {
+        await h.close();
+      }
+    });
+  });
+}
+
+export function defineWatchesSuite(dialect: Dialect): void {
+  let h: WatchHarness;
+  beforeEach(async () => {
+    h = await createWatchHarness(dialect);
+  }, 60_000);
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  const contact = (i: number) => ({ professional_email: EMAILS[i]! });
+  const cycle = async (watch: WatchDefinition, spread = true): Promise<CycleSummary> => {
+    let next = await dueCycle(h.database.db, watch, h.clock.now());
+    if ('waitMs' in next) {
+      h.clock.advance(next.waitMs);
+      next = await dueCycle(h.database.db, watch, h.clock.now());
+    }
+    if ('waitMs' in next) throw new Error('no cycle due');
+    return runCycle(watch, next.cycle, h.deps(), { spread, signal: new AbortController().signal });
+  };
+  const championsWatch = async (extra: Record<string, unknown> = {}) => {
+    await h.write('contacts.csv', contactsCsv(ROWS));
+    return h.watch({
+      name: 'champions',
+      launch: 'job-change',
+      from: { file: 'contacts.csv' },
+      map: { professional_email: 'Email' },
+      carry: { sf_id: 'Id' },
+      ...extra,
+    });
+  };
+
+  it('takes a baseline, then reports only changes; unknown erases nothing', async () => {
+    const watch = await championsWatch();
+    h.sim.setJobChange(contact(0), { job_change_status: 'no_change' });
+    h.sim.setJobChange(contact(1), { job_change_status: 'no_change' });
+    h.sim.setJobChange(contact(2), {
+      job_change_status: 'moved',
+      company_domain: 'a.com',
+      company_name: 'A',
+      title: 'VP',
+    });
+    h.sim.setJobChange(contact(3), { job_change_status: 'unknown' });
+    h.sim.setJobChange(contact(4), { job_change_status: 'no_change' });
+    const first = await cycle(watch);
+    expect(first).toMatchObject({
+      cycle: 1,
+      rows: 5,
+      checked: 5,
+      baseline: 4,
+      changes: 0,
+      stopped: null,
+      finished: true,
+    });
+    expect(first.usd).toBeCloseTo(0.1, 6);
+
+    h.sim.setJobChange(contact(0), {
+      job_change_status: 'moved',
+      company_domain: 'b.com',
+      company_name: 'B',
+      title: 'CRO',
+    });
+    h.sim.setJobChange(contact(1), { job_change_status: 'left' });
+    h.sim.setJobChange(contact(3), {
+      job_change_status: 'moved',
+      company_domain: 'c.com',
+      company_name: 'C',
+      title: 'AE',
+    });
+    const second = await cycle(watch);
+    expect(second).toMatchObject({ cycle: 2, checked: 5, baseline: 1, changes: 2 });
+
+    h.sim.setJobChange(contact(0), { job_change_status: 'unknown' });
+    h.sim.setJobChange(contact(2), { job_change_status: 'no_change' });
+    h.sim.setJobChange(contact(3), {
+      job_change_status: 'moved',
+      company_domain: 'c.com',
+      company_name: 'C',
+      title: 'Director',
+    });
+    const third = await cycle(watch);
+    expect(third).toMatchObject({ cycle: 3, checked: 5, baseline: 0, changes: 2 });
+
+    h.sim.setJobChange(contact(0), {
+      job_change_status: 'moved',
+      company_domain: 'b.com',
+      company_name: 'B',
+      title: 'CRO',
+    });
+    const fourth = await cycle(watch);
+    expect(fourth).toMatchObject({ cycle: 4, checked: 5, changes: 0 });
+
+    const changes = await listChanges(h.database.db, 'champions', undefined);
+    const found = changes.map(
+      (c) => [c.cycle, JSON.parse(c.custom_fields).sf_id as string, c.change] as const,
+    );
+    // Checks run a few at a time: order within a cycle is the answers' order.
+    found.sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+    expect(found).toEqual([
+      [2, '003A0', 'moved'],
+      [2, '003A1', 'left'],
+      [3, '003A2', 'returned'],
+      [3, '003A3', 'title'],
+    ]);
+    const moved = changes.find((c) => c.change === 'moved')!;
+    expect(JSON.parse(moved.before!)).toMatchObject({ status: 'no_change' });
+    expect(JSON.parse(moved.after)).toEqual({
+      status: 'moved',
+      company_domain: 'b.com',
+      company_name: 'B',
+      title: 'CRO',
+    });
+    // Every check is a job stored like any launch, with the carried id.
+    const jobs = await h.database.db.selectFrom('jobs').select(['job_id', 'source']).execute();
+    expect(jobs).toHaveLength(20);
+    expect(new Set(changes.map((c) => c.job_id)).size).toBe(4);
+
+    // /metrics and the status page read the database.
+    const registry = new Registry();
+    registerWatchMetrics(registry, h.database.db);
+    const metrics = await registry.metrics();
+    expect(metrics).toContain('hooksync_watch_rows_checked_total{watch="champions"} 20');
+    expect(metrics).toContain('hooksync_watch_changes_total{watch="champions",change="moved"} 1');
+    expect(metrics).toContain('hooksync_watch_changes_total{watch="champions",change="returned"} 1');
+    expect(metrics).toMatch(/hooksync_watch_spent_usd_total\{watch="champions"\} 0\.4\b/);
+    const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+    expect(snapshot.watches.ok).toBe(true);
+    const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+    expect(page).toContain('<code>champions</code>');
+    expect(page).toContain('5 / 5');
+    expect(page).toContain('003A3');
+
+    // Retention: changes age out with everything else; a row's memory stays.
+    const purged = await purgeOlderThan(h.database.db, { olderThanMs: 0, now: () => h.clock.now() + 1000 });
+    expect(purged.deleted.watch_changes).toBe(4);
+    expect(await listChanges(h.database.db, 'champions', undefined)).toHaveLength(0);
+    expect(await h.database.db.selectFrom('watch_rows').select('row_key').execute()).toHaveLength(5);
+  }, 60_000);
+
+  it('reports the baseline when asked', async () => {
+    const watch = await championsWatch({ report_baseline: true });
+    for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'left' });
+    const first = await cycle(watch);
+    expect(first).toMatchObject({ baseline: 5, changes: 5 });
+    expect(
+      (await listChanges(h.database.db, 'champions', undefined)).every((c) => c.change === 'baseline'),
+    ).toBe(true);
+  }, 60_000);
+
+  it('remembers the persons a search has seen, and resolves a relative date at each cycle', async () => {
+    await h.write('accounts.csv', ['Domain,Record ID', 'acme.com,A1', 'globex.com,A2'].join('\n'));
+    const watch = h.watch({
+      name: 'new-vps',
+      launch: 'search',
+      from: { file: 'accounts.csv' },
+      map: { domain: 'Domain' },
+      set: { page_size: 5, experience_start_date: '-3650d' },
+      carry: { account_id: 'Record ID' },
+      report_baseline: true,
+    });
+    const first = await cycle(watch);
+    expect(first).toMatchObject({ checked: 2, baseline: 2, stopped: null });
+    const persons = first.changes;
+    expect(persons).toBeGreaterThan(0);
+    const baseline = await listChanges(h.database.db, 'new-vps', undefined);
+    expect(baseline.every((c) => c.change === 'baseline' && c.before === null)).toBe(true);
+    expect(new Set(baseline.map((c) => JSON.parse(c.custom_fields).account_id))).toEqual(
+      new Set(['A1', 'A2']),
+    );
+    // The date sent is the cycle's day minus 3650 days.
+    const task = JSON.parse(h.sim.jobText(h.sim.jobs()[0]!.job_id)!).input.task;
+    expect(task.experience_start_date).toBe(
+      new Date(h.clock.now() - 3650 * 86_400_000).toISOString().slice(0, 10),
+    );
+    // A day later the date sent differs, yet the rows are the same rows: the same persons are no change.
+    h.clock.advance(86_400_000);
+    const second = await cycle(watch);
+    expect(second).toMatchObject({ cycle: 2, checked: 2, baseline: 0, changes: 0 });
+    expect(await h.database.db.selectFrom('watch_rows').select('row_key').execute()).toHaveLength(2);
+  }, 60_000);
+
+  it('spreads the checks evenly over the period', async () => {
+    const watch = await championsWatch({ every: '50s' });
+    const summary = await cycle(watch);
+    expect(summary.checked).toBe(5);
+    // Five rows over 50 s: the first at once, then one every 10 s (the clock moves only when slept on).
+    expect(h.clock.sleeps).toEqual([10_000, 10_000, 10_000, 10_000]);
+  }, 60_000);
+
+  it('re-reads its source: rows added are checked in the running cycle, rows removed no longer', async () => {
+    const watch = await championsWatch({ every: '50s' });
+    let added = false;
+    h.clock.onSleep = async () => {
+      if (added) return;
+      added = true;
+      await appendFile(`${h.dir}/contacts.csv`, '\nfy.gray@acme.com,003A5');
+    };
+    const first = await cycle(watch);
+    expect(first).toMatchObject({ rows: 6, checked: 6 });
+    h.clock.onSleep = undefined;
+    await h.write('contacts.csv', contactsCsv([...ROWS.slice(1), ['gil.ho@acme.com', '003A6']]));
+    const second = await cycle(watch);
+    expect(second).toMatchObject({ cycle: 2, rows: 5, checked: 5 });
+    const rows = await h.database.db
+      .selectFrom('watch_rows')
+      .select(['custom_fields', 'checked_cycle'])
+      .execute();
+    const cycleOf = new Map(rows.map((r) => [JSON.parse(r.custom_fields).sf_id, r.checked_cycle]));
+    expect(cycleOf.get('003A0')).toBe(1);
+    expect(cycleOf.get('003A5')).toBe(1);
+    expect(cycleOf.get('003A6')).toBe(2);
+    expect(cycleOf.get('003A1')).toBe(2);
+  }, 60_000);
+
+  it('never exceeds max_usd_per_cycle, and goes on at the next cycle', async () => {
+    // A job change check costs $0.02 on the simulator.
+    const watch = await championsWatch({ max_usd_per_cycle: 0.05 });
+    const first = await cycle(watch);
+    expect(first).toMatchObject({ checked: 2, stopped: 'max_usd', finished: true });
+    expect(first.usd).toBeLessThanOrEqual(0.05);
+    expect(h.sim.jobs()).toHaveLength(2);
+    expect(h.logs.join('')).toContain('watch \\"champions\\": max_usd_per_cycle 0.05 reached');
+    const second = await cycle(watch);
+    expect(second).toMatchObject({ cycle: 2, checked: 2, stopped: 'max_usd' });
+  }, 60_000);
+
+  it('pauses until the next cycle on a 402, naming the watch', async () => {
+    await h.close();
+    h = await createWatchHarness(dialect, { balanceUsd: 0.05 });
+    const watch = await championsWatch();
+    const first = await cycle(watch, false);
+    expect(first).toMatchObject({ checked: 2, stopped: 'quota', finished: true });
+    expect(h.logs.join('')).toContain('watch \\"champions\\": the account is out of quota');
+  }, 60_000);
+
+  it('writes one outbox event per change for destinations that take watch_change', async () => {
+    const watch = await championsWatch();
+    await h.database.db
+      .insertInto('destination_kinds')
+      .values([
+        { destination: 'movers', kind: 'watch_change' },
+        { destination: 'everything', kind: '*' },
+      ])
+      .execute();
+    for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'no_change' });
+    await cycle(watch);
+    h.sim.setJobChange(contact(4), { job_change_status: 'left' });
+    await cycle(watch);
+    const events = await h.database.db
+      .selectFrom('outbox_events')
+      .select(['destination', 'change_id', 'revision'])
+      .where('change_id', 'is not', null)
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ destination: 'movers', revision: 0 });
+  }, 60_000);
+
+  it('hands each change to a webhook destination as one signed watch.change event', async () => {
+    const watch = await championsWatch();
+    const secret = createWebhookSecret();
+    const consumer = await startStandardWebhookConsumer(secret);
+    const destinations = await parseDestinations(
+      {
+        destinations: [
+          { name: 'movers', type: 'webhook', url: consumer.url, secret, kinds: ['watch_change'] },
+          { name: 'all-jobs', type: 'webhook', url: consumer.url, secret },
+        ],
+      },
+      {},
+      'test',
+    );
+    const dispatcher = createDispatcher({
+      database: h.database,
+      destinations,
+      logger: pino({ level: 'silent' }),
+      pollMs: 25,
+      yieldUtilization: 2,
+    });
+    await dispatcher.sync();
+    dispatcher.start();
+    try {
+      for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'no_change' });
+      await cycle(watch);
+      h.sim.setJobChange(contact(2), {
+        job_change_status: 'moved',
+        company_domain: 'z.com',
+        company_name: 'Z',
+        title: 'VP',
+      });
+      await cycle(watch);
+      const changes = () => consumer.accepted().filter((e) => e.event.type === 'watch.change');
+      const deadline = Date.now() + 15_000;
+      while ((changes().length < 1 || consumer.accepted().length < 11) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(changes()).toHaveLength(1);
+      expect(changes()[0]!.id).toMatch(/^watch_change_\d+$/);
+      expect(changes()[0]!.event.data).toMatchObject({
+        watch: 'champions',
+        change: 'moved',
+        custom_fields: { sf_id: '003A2' },
+        before: { status: 'no_change' },
+        after: { status: 'moved', company_domain: 'z.com', company_name: 'Z', title: 'VP' },
+      });
+      // The destination of every kind gets the ten checks' jobs, not the change.
+      expect(consumer.accepted().filter((e) => e.event.type === 'job.stored')).toHaveLength(10);
+    } finally {
+      await dispatcher.stop();
+      await consumer.close();
+    }
+  }, 60_000);
+
+  it('runs a watch on one replica at a time: every row once per cycle', async () => {
+    const watch = await championsWatch();
+    const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const done = await h.database.db
+        .selectFrom('watch_cycles')
+        .select('cycle')
+        .where('finished_at', 'is not', null)
+        .execute();
+      if (done.length >= 3 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all([a.close(), b.close()]);
+    const cycles = await h.database.db.selectFrom('watch_cycles').selectAll().orderBy('cycle').execute();
+    expect(cycles.filter((c) => c.finished_at !== null).length).toBeGreaterThanOrEqual(3);
+    for (const c of cycles.filter((row) => row.finished_at !== null)) expect(c.checked).toBe(5);
+    const checks = cycles.reduce((sum, c) => sum + c.checked, 0);
+    expect(h.sim.jobs()).toHaveLength(checks);
+  }, 60_000);
+}
