@@ -46,9 +46,13 @@ export function launchResourceLimits(limits: ClientLimitSettings): ResourceLimit
   };
 }
 
-/** True when `argv` (without node and script) runs a launch, which main.ts then runs in its thread. */
+/**
+ * True when `argv` (without node and script) launches jobs in bulk, which main.ts then runs in the launch
+ * thread: `hooksync launch <operation>` and `hooksync watches run` (a watch's cycle, launched now).
+ */
 export function isLaunch(argv: readonly string[]): boolean {
-  return argv[0] === 'launch' && argv.length > 1 && !argv.includes('--help') && !argv.includes('-h');
+  if (argv.includes('--help') || argv.includes('-h')) return false;
+  return (argv[0] === 'launch' && argv.length > 1) || (argv[0] === 'watches' && argv[1] === 'run');
 }
 
 /** What the thread gets (launch-worker.ts). */
