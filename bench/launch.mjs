@@ -12,14 +12,14 @@
  * Usage: npm run build && node bench/launch.mjs [--quick] [--rows 100000] [--per-interval 20]
  *        [--interval-seconds 2] [--buckets 15]
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from '../dist/client/create-client.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
+import { runWithPeakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -41,30 +41,7 @@ const apiKey = randomUUID();
 
 /** Runs the CLI; resolves its exit code, stdout and peak RSS in kB (VmHWM, read until it exits). */
 function runCli(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, ...env, HOOKSYNC_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    let peakKb = 0;
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    const poll = setInterval(() => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // Exited between two polls.
-      }
-    }, 100);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, peakKb });
-    });
-  });
+  return runWithPeakRss([cli, ...args], { ...process.env, ...env, HOOKSYNC_LOG_LEVEL: 'warn' });
 }
 
 /** Launches per second after the first full bucket, from the simulator's start_date of each job. */

@@ -2,21 +2,25 @@
 /**
  * The hooksync executable: the only place that touches process-wide state (argv, exit code, signals).
  */
-import { runCli } from './run-cli.js';
 
 const shutdown = new Promise<string>((resolve) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
 });
 
-const code = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const host = {
   env: process.env,
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   interactive: Boolean(process.stderr.isTTY),
-  setExitCode: () => {},
   shutdown,
-});
+};
+// A launch runs in a thread whose heap V8 bounds, started before the CLI's code is loaded here.
+const thread = await import('./launch-thread.js');
+const code = thread.isLaunch(argv)
+  ? await thread.runInLaunchThread(argv, host)
+  : await (await import('./run-cli.js')).runCli(argv, { ...host, setExitCode: () => {} });
 process.exitCode = code;
 // Let pending stdout writes drain, then leave even if a library left a handle open.
 process.stdout.write('', () => process.exit(code));

@@ -17,6 +17,7 @@ import {
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
+import { launchAnswerBudgetBytes } from '../launch-thread.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';
@@ -168,13 +169,13 @@ async function runLaunchCommand(
   const { DispatchTracker } = await import('../../launch/dispatch-tracker.js');
   const { runLaunch } = await import('../../launch/run-launch.js');
   const { createProgressReporter } = await import('../../launch/launch-progress.js');
-  const { startHeapTrimmer } = await import('../../launch/start-heap-trimmer.js');
 
   const tracker = new DispatchTracker();
   const client = createClient({
     baseUrl: service?.baseUrl ?? 'http://127.0.0.1:1',
     apiKey: service?.apiKey ?? 'dry-run',
     ...config.clientLimits,
+    answerBudgetBytes: launchAnswerBudgetBytes(config.clientLimits),
     fetch: tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -188,7 +189,6 @@ async function runLaunchCommand(
   const interrupt = new AbortController();
   void ctx.shutdown.then(() => interrupt.abort());
   const progress = createProgressReporter({ stream: ctx.stderr, interactive: ctx.interactive, logger });
-  const stopTrimming = startHeapTrimmer();
   let report: LaunchReport;
   try {
     report = await runLaunch(
@@ -238,7 +238,6 @@ async function runLaunchCommand(
     if (error instanceof InputError) throw new CliError(error.message, EXIT_FAILURE);
     throw error;
   } finally {
-    stopTrimming();
     progress.end();
     await store.close();
     await database.close();

@@ -154,8 +154,6 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
   const { holdLease } = await import('../../storage/leases/hold-lease.js');
   const { createLeaseHolderId } = await import('../../storage/leases/acquire-lease.js');
   const { watchLeaseName, WATCH_LEASE_TTL_MS } = await import('../../watches/start-watches.js');
-  const { startHeapTrimmer } = await import('../../launch/start-heap-trimmer.js');
-  const stopTrimming = startHeapTrimmer();
   const client = createClient({
     baseUrl: service.baseUrl,
     apiKey: service.apiKey,
@@ -235,7 +233,6 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
       await held.release();
     }
   } finally {
-    stopTrimming();
     await store.close();
     await database.close();
   }

@@ -1,0 +1,28 @@
+/**
+ * The launch thread (started by launch-thread.ts): the CLI on the command line, with the thread's own
+ * standard streams (piped by the main thread into the process's), its exit code sent back as a message and
+ * the interrupt received as one.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LaunchWorkerData } from './launch-thread.js';
+import { runCli } from './run-cli.js';
+
+if (parentPort === null) throw new Error('launch-worker.js runs as a worker thread');
+const port = parentPort;
+const data = workerData as LaunchWorkerData;
+
+const code = await runCli(data.argv, {
+  env: data.env,
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  interactive: data.interactive,
+  setExitCode: () => {},
+  shutdown: new Promise<string>((resolve) => {
+    port.on('message', (message: { type: string; signal: string }) => {
+      if (message.type === 'shutdown') resolve(message.signal);
+    });
+  }),
+});
+port.postMessage({ code });
+port.close();
