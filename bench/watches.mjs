@@ -13,15 +13,13 @@
  * Usage: npm run build && node bench/watches.mjs [--quick] [--rows 100000] [--checks 1000]
  *        [--per-interval 20] [--interval-seconds 2]
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createClient } from '../dist/client/create-client.js';
 import { createLauncher } from '../dist/launch/create-launcher.js';
-import { startHeapTrimmer } from '../dist/launch/start-heap-trimmer.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
 import { createJobStore } from '../dist/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
@@ -30,6 +28,7 @@ import { runCycle } from '../dist/watches/run-cycle.js';
 import { cycleToRunNow } from '../dist/watches/start-watches.js';
 import { planForCycle } from '../dist/watches/watch-plan.js';
 import { watchedRows } from '../dist/watches/watched-rows.js';
+import { runWithPeakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -105,8 +104,7 @@ async function seedMemory(dir, rows, buy) {
 
 /** Part 2, in a child process: take the seeded cycle up and run it, spread on a fake clock. */
 async function childMemory(dir, simUrl, apiKey) {
-  // As `hooksync watches run` does (launch's heap trimmer): the heap collected past a ceiling.
-  const stopTrimming = startHeapTrimmer();
+  // In-process, as `serve` runs a watch (`hooksync watches run` runs in launch's bounded thread instead).
   const database = await openMigratedDatabase(join(dir, 'memory.db'));
   const store = createJobStore({ database, logger: silent });
   const watch = watchOf(dir, '30d');
@@ -140,36 +138,13 @@ async function childMemory(dir, simUrl, apiKey) {
     { spread: true, signal: new AbortController().signal },
   );
   const seconds = (performance.now() - started) / 1000;
-  stopTrimming();
   await store.close();
   await database.close();
   process.stdout.write(`${JSON.stringify({ summary, seconds })}\n`);
 }
 
 function runChild(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL(import.meta.url).pathname, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    let peakKb = 0;
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    const poll = setInterval(() => {
-      try {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // Exited between two polls.
-      }
-    }, 20);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, peakKb });
-    });
-  });
+  return runWithPeakRss([new URL(import.meta.url).pathname, ...args], process.env);
 }
 
 async function rate(dir, checks, perInterval, intervalSeconds) {
