@@ -8,9 +8,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
-import type { HubSpotDestination } from '../../../src/destinations/hubspot/hubspot-destination.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
-import { syncDestinations } from '../../../src/destinations/outbox.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import {
   defineSetUpProperties,
@@ -18,8 +16,7 @@ import {
   startHubSpotStandIn,
 } from '../../helpers/hubspot/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
-
-const ENV_NAME = 'HUBSPOT_TOKEN';
+import { configureHubSpot, setUpHubSpot } from './hubspot-world.js';
 
 /** Registers the adoption cases on `provision`'s dialect. */
 export function defineHubSpotAdoptionSuite(provision: Provision): void {
@@ -35,34 +32,8 @@ export function defineHubSpotAdoptionSuite(provision: Provision): void {
     await hs.close();
   });
 
-  const configure = async (extra: Record<string, unknown> = {}) => {
-    const [configured] = await world.configure(
-      {
-        destinations: [
-          {
-            name: 'crm',
-            type: 'hubspot',
-            token: { env: ENV_NAME },
-            base_url: hs.url,
-            linger: '50ms',
-            ...extra,
-          },
-        ],
-      },
-      { [ENV_NAME]: hs.token },
-    );
-    await syncDestinations(world.database.db, [configured!], new Date().toISOString());
-    return configured!;
-  };
-  const create = (configured: ConfiguredDestination) =>
-    configured.create({
-      database: world.database,
-      logger: world.logs.logger,
-      now: Date.now,
-      fetch: globalThis.fetch,
-    }) as HubSpotDestination;
-  const setup = (configured: ConfiguredDestination) =>
-    create(configured).setupPortal({ dryRun: false, signal: AbortSignal.timeout(30_000) });
+  const configure = (extra: Record<string, unknown> = {}) => configureHubSpot(world, hs, extra);
+  const setup = (configured: ConfiguredDestination) => setUpHubSpot(world, configured);
   const events = () => world.database.db.selectFrom('outbox_events').selectAll().orderBy('id').execute();
   const settled = async () => (await events()).every((event) => event.status !== 'pending');
   let started = false;

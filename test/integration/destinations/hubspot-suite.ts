@@ -7,14 +7,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
-import type { HubSpotDestination } from '../../../src/destinations/hubspot/hubspot-destination.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
-import { syncDestinations } from '../../../src/destinations/outbox.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type HubSpotStandIn, rateLimitBody, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
+import { configureHubSpot, createHubSpot, HUBSPOT_TOKEN_ENV, setUpHubSpot } from './hubspot-world.js';
 
-const ENV_NAME = 'HUBSPOT_TOKEN';
+const ENV_NAME = HUBSPOT_TOKEN_ENV;
 
 /** Registers the HubSpot cases on `provision`'s dialect. */
 export function defineHubSpotSuite(provision: Provision): void {
@@ -30,35 +29,9 @@ export function defineHubSpotSuite(provision: Provision): void {
     await hs.close();
   });
 
-  const configure = async (extra: Record<string, unknown> = {}) => {
-    const [configured] = await world.configure(
-      {
-        destinations: [
-          {
-            name: 'crm',
-            type: 'hubspot',
-            token: { env: ENV_NAME },
-            base_url: hs.url,
-            linger: '50ms',
-            ...extra,
-          },
-        ],
-      },
-      { [ENV_NAME]: hs.token },
-    );
-    // Routing first: a job stored before it has no event for the destination.
-    await syncDestinations(world.database.db, [configured!], new Date().toISOString());
-    return configured!;
-  };
-  const create = (configured: ConfiguredDestination) =>
-    configured.create({
-      database: world.database,
-      logger: world.logs.logger,
-      now: Date.now,
-      fetch: globalThis.fetch,
-    }) as HubSpotDestination;
-  const setup = (configured: ConfiguredDestination) =>
-    create(configured).setupPortal({ dryRun: false, signal: AbortSignal.timeout(30_000) });
+  const configure = (extra: Record<string, unknown> = {}) => configureHubSpot(world, hs, extra);
+  const create = (configured: ConfiguredDestination) => createHubSpot(world, configured);
+  const setup = (configured: ConfiguredDestination) => setUpHubSpot(world, configured);
   const pending = async () =>
     Number(
       (
