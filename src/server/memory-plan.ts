@@ -15,7 +15,7 @@
  * Without a ceiling, the defaults of each part hold (as before issue 29). A ceiling only ever lowers them.
  */
 import type { ResourceLimits } from 'node:worker_threads';
-import { DEFAULT_ANSWER_BUDGET_BYTES } from '../client/answer-budget.js';
+import { DEFAULT_ANSWER_BUDGET_BYTES, PARSED_ANSWER_GROWTH } from '../client/answer-budget.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
 import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
 import type { ReceiverMetrics } from '../receiver/create-metrics.js';
@@ -44,8 +44,6 @@ const STORE_WORKER_FLOOR_MB = 24;
 const HELD_BYTES_PER_CHAR = 0.5;
 /** Parts of what the ceiling leaves above the floor. */
 const SHARES = Object.freeze({ bodies: 0.55, prepared_jobs: 0.2, normalization_queue: 0.15, answers: 0.1 });
-/** Heap an answer byte takes once parsed (the client's measure, docs/operations.md): its budget counts bytes. */
-const ANSWER_COPIES = 22;
 /**
  * The least answer budget and cap: a finder's copy of a page (~0.5–1 MB) must stay readable, or reconcile
  * could never recover a page; under a small ceiling this may pass the `answers` share while it is parsed.
@@ -102,7 +100,7 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
   const answerBudgetBytes = Math.min(
     DEFAULT_ANSWER_BUDGET_BYTES,
-    Math.max(MIN_ANSWER_BYTES, Math.floor(budgets.answers / ANSWER_COPIES)),
+    Math.max(MIN_ANSWER_BYTES, Math.floor(budgets.answers / PARSED_ANSWER_GROWTH)),
   );
   return Object.freeze({
     ceilingBytes,
