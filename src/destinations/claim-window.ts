@@ -88,7 +88,13 @@ export async function claimHeldEvents(
   if (claimed.length === 0) return [];
   const jobIds = claimed.filter((event) => event.changeId === undefined).map((event) => event.jobId);
   const jobs = await loadEventJobs(database.db, jobIds);
-  const queued = options.normalized ? await queuedForNormalizer(database.db, jobIds) : new Set<string>();
+  // A change's event is mapped from the job that found it, by a destination that reads rows: it waits too.
+  const queued = options.normalized
+    ? await queuedForNormalizer(
+        database.db,
+        claimed.map((event) => event.jobId),
+      )
+    : new Set<string>();
   const changes = await loadEventChanges(
     database.db,
     claimed.flatMap((event) => (event.changeId === undefined ? [] : [event.changeId])),
@@ -96,6 +102,6 @@ export async function claimHeldEvents(
   return claimed.map((event) =>
     event.changeId === undefined
       ? { event, job: jobs.get(event.jobId), queued: queued.has(event.jobId) }
-      : { event, job: undefined, queued: false, change: changes.get(event.changeId) },
+      : { event, job: undefined, queued: queued.has(event.jobId), change: changes.get(event.changeId) },
   );
 }

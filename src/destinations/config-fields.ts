@@ -67,14 +67,12 @@ export const secretRefSchema = z.union([
 /** A secret reference as configured. */
 export type SecretRef = z.infer<typeof secretRefSchema>;
 
-/** The job kinds to take (default: all); at least one when given. */
-export const kindsSchema = z.array(z.enum(DESTINATION_KINDS)).min(1).optional();
-
 /**
- * A webhook destination's kinds: the job kinds, and `watch_change`, a watch's change (docs/watches.md),
- * which only a destination naming it receives (every kind, the default, means every job kind).
+ * The kinds a destination takes (default: every job kind): the job kinds, and `watch_change`, a watch's
+ * change (docs/watches.md), which only a destination naming it receives (every kind, the default, means
+ * every job kind). At least one when given.
  */
-export const webhookKindsSchema = z
+export const kindsSchema = z
   .array(z.enum([...DESTINATION_KINDS, 'watch_change']))
   .min(1)
   .optional();

@@ -58,7 +58,7 @@ export function planDelivery(
   policy: OutcomePolicy,
   change?: EventChange,
 ): { readonly plan: OutcomePlan } | { readonly delivery: OutboxDelivery } {
-  if (event.changeId !== undefined) return planChangeDelivery(event, change);
+  if (event.changeId !== undefined) return planChangeDelivery(event, change, queued, policy.nowMs);
   if (job === undefined) {
     const error = 'the job is no longer stored (purged)';
     return {
@@ -92,10 +92,15 @@ export function planDelivery(
   };
 }
 
-/** A watch change's event: the change itself (its job is not needed), or failed when the change was purged. */
+/**
+ * A watch change's event: the change itself, or failed when the change was purged; it waits while its
+ * job's rows are not written yet (`queued`: a destination that maps the change from them, a CRM's).
+ */
 function planChangeDelivery(
   event: ClaimedEvent,
   change: EventChange | undefined,
+  queued: boolean,
+  nowMs: number,
 ): { readonly plan: OutcomePlan } | { readonly delivery: OutboxDelivery } {
   if (change === undefined) {
     const error = 'the change is no longer stored (purged)';
@@ -103,17 +108,24 @@ function planChangeDelivery(
       plan: { completion: { id: event.id, result: 'failed', status: null, error }, outcome: 'failed' },
     };
   }
+  if (queued) {
+    const nextAttemptAt = iso(nowMs + NOT_NORMALIZED_WAIT_MS);
+    return { plan: { completion: { id: event.id, result: 'release', nextAttemptAt } } };
+  }
+  return { delivery: changeDelivery(change) };
+}
+
+/** What a destination is handed for a watch change's event. */
+export function changeDelivery(change: EventChange): OutboxDelivery {
   return {
-    delivery: {
-      eventId: `watch_change_${change.id}`,
-      jobId: change.job_id,
-      revision: 0,
-      kind: WATCH_CHANGE_KIND,
-      source: 'watch',
-      status: change.change,
-      envelopeText: '',
-      change,
-    },
+    eventId: `watch_change_${change.id}`,
+    jobId: change.job_id,
+    revision: 0,
+    kind: WATCH_CHANGE_KIND,
+    source: 'watch',
+    status: change.change,
+    envelopeText: '',
+    change,
   };
 }
 

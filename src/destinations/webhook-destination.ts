@@ -10,9 +10,9 @@ import { parseRetryAfterSeconds } from '../client/retry-after.js';
 import {
   destinationNameSchema,
   durationSchema,
+  kindsSchema,
   rateSchema,
   secretRefSchema,
-  webhookKindsSchema,
 } from './config-fields.js';
 import type {
   AttemptResult,
@@ -59,7 +59,7 @@ const webhookSchema = z.strictObject({
   type: z.literal('webhook'),
   url: urlSchema,
   secret: z.union([secretRefSchema, z.array(secretRefSchema).min(1).max(5)]),
-  kinds: webhookKindsSchema,
+  kinds: kindsSchema,
   timeout: durationSchema.optional(),
   retry: z.strictObject({ schedule: z.array(durationSchema).min(1).max(50) }).optional(),
   concurrency: z.number().int().min(1).max(256).optional(),

@@ -1,6 +1,7 @@
 /**
  * A CRM destination from an adapter: verified companies and persons written into the CRM by key, in
- * batches (a short linger gathers them), fill-empty or overwrite per field. A rate limit defers every
+ * batches (a short linger gathers them), fill-empty or overwrite per field; a watch's change (kind
+ * `watch_change`) through the same mapping, its contact updated where the CRM holds it, never created. A rate limit defers every
  * pending event of the destination (so every replica waits); refused credentials pause it until resumed;
  * a record the CRM refuses fails only its events. Offers what the CLI asks of a CRM destination: a dry run,
  * and `setup` when the CRM has one.
@@ -20,6 +21,7 @@ import {
   type CarriedIdField,
   type CrmTemplateNames,
   type CrmTemplates,
+  changeRows,
   crmRows,
   loadCrmTemplates,
 } from './crm-rows.js';
@@ -76,7 +78,8 @@ export interface CrmDestinationOptions {
 
 /** Creates the destination. */
 export function createCrmDestination(options: CrmDestinationOptions): CrmDestination {
-  const { name, adapter, counters, settings, deps } = options;
+  const { name, adapter, counters, deps } = options;
+  const settings: SyncSettings = { ...options.settings, statusField: options.shape.jobChangeStatus };
   const definitions = createFieldDefinitions(adapter, deps.now);
   const store: RecordIdStore = {
     lookUp: (object, keys) => lookUpRecordIds(deps.database.db, name, object, keys),
@@ -97,7 +100,13 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     const both = await loaded();
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
-      rows.push({ event, ...(await crmRows(deps.database.db, both, delivery, options.shape.recordId)) });
+      const { recordId } = options.shape;
+      rows.push({
+        event,
+        ...(delivery.change === undefined
+          ? await crmRows(deps.database.db, both, delivery, recordId)
+          : await changeRows(deps.database.db, both, delivery.change, recordId)),
+      });
     }
     return syncBatch({
       adapter,

@@ -1,14 +1,23 @@
 /**
  * The rows a job gives a CRM destination: its companies and contacts templates' (the same mapping as the
  * files users import: hubspot-companies and hubspot-contacts, salesforce-accounts and salesforce-contacts,
- * ...), the contacts' with their employer's domain and name added for the company key and the link.
+ * ...), the contacts' with their employer's domain and name and the person's id added for the company key,
+ * the link and a watch's change. A watch's change (`watch_change`) is mapped through the same templates,
+ * from the job that found it (changeRows).
  */
 import type { Kysely } from 'kysely';
 import { exportRows, templateHeader } from '../../export/export-rows.js';
 import { loadTemplate } from '../../export/load-template.js';
 import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
-import { COMPANY_DOMAIN_COLUMN, COMPANY_NAME_COLUMN } from './map-records.js';
+import type { EventChange } from '../outbox.js';
+import {
+  COMPANY_DOMAIN_COLUMN,
+  COMPANY_NAME_COLUMN,
+  type EventRows,
+  PERSON_ID_COLUMN,
+} from './map-records.js';
+import { normalizePersonId } from './normalize-keys.js';
 
 /** The two templates, loaded once. */
 export interface CrmTemplates {
@@ -59,15 +68,17 @@ export async function loadCrmTemplates(
         ...contacts.columns,
         { header: COMPANY_DOMAIN_COLUMN, field: 'company_domain', transforms: [] },
         { header: COMPANY_NAME_COLUMN, field: 'company_name', transforms: [] },
+        { header: PERSON_ID_COLUMN, field: 'id', transforms: [] },
       ],
     },
   };
 }
 
-async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: string) {
+async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: string, everyStatus = false) {
   const header = templateHeader(template);
   const rows: Array<Record<string, string>> = [];
-  for await (const cells of exportRows(db, template, { jobId, all: true })) {
+  const options = { jobId, all: true, ...(everyStatus ? { jobChangeStatuses: 'all' as const } : {}) };
+  for await (const cells of exportRows(db, template, options)) {
     rows.push(Object.fromEntries(header.map((column, index) => [column, cells[index] ?? ''])));
   }
   return rows;
@@ -94,4 +105,56 @@ export async function crmRows(
     companies: job.kind === 'company_reveal' ? await rowsOf(db, templates.companies, job.jobId) : [],
     contacts,
   };
+}
+
+function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * A watch's change as rows of the contacts template, read from the job that found it (docs/watches.md):
+ * - a job change's change (`moved`, `left`, `returned`, `title`, or a reported `baseline`): the job's
+ *   person row, whatever its status (the templates' status filter keeps moved and left only), **update
+ *   only**: the contact is found (carried id, ids found before, key, search) and never created. A check
+ *   that found the contact back at the company asked about (`no_change`: `returned`) has no person: its
+ *   row is the task's (e-mail, carried id) with that company, from the change, as the employer;
+ * - a search's person (`new_person`, or a reported `baseline`): that person's row of the search, written
+ *   like any search result (created when the CRM does not hold it; a search carries no person's id).
+ * A change whose job holds no such row (purged) is refused: its event fails, replayable.
+ */
+export async function changeRows(
+  db: Kysely<Database>,
+  templates: CrmTemplates,
+  change: EventChange,
+  recordIdColumn?: string,
+): Promise<Omit<EventRows, 'event'>> {
+  const after = fieldsOf(change.after);
+  const refused = (reason: string) => ({ companies: [], contacts: [], updateOnly: true, refused: reason });
+  if (after.status === undefined) {
+    const personId = normalizePersonId(textOf(after.id));
+    if (personId === undefined) return refused(`watch change ${change.id} names no person`);
+    const contacts = (await rowsOf(db, templates.contacts, change.job_id)).filter(
+      (row) => normalizePersonId(row[PERSON_ID_COLUMN]) === personId,
+    );
+    if (recordIdColumn !== undefined) for (const row of contacts) row[recordIdColumn] = '';
+    if (contacts.length === 0)
+      return refused(`watch change ${change.id}: its job ${change.job_id} no longer holds the person`);
+    return { companies: [], contacts: contacts.slice(0, 1), updateOnly: false };
+  }
+  const contacts = await rowsOf(db, templates.contacts, change.job_id, true);
+  if (contacts.length === 0)
+    return refused(`watch change ${change.id}: its job ${change.job_id} is no longer stored`);
+  if (after.status === 'no_change') {
+    for (const row of contacts) {
+      row[COMPANY_DOMAIN_COLUMN] = textOf(after.company_domain);
+      row[COMPANY_NAME_COLUMN] = textOf(after.company_name);
+    }
+  }
+  return { companies: [], contacts: contacts.slice(0, 1), updateOnly: true };
 }

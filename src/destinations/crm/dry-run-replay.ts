@@ -2,12 +2,13 @@
  * `hooksync destinations replay <name> --dry-run` for a CRM destination: the events the replay would
  * queue, read in batches as the lane would send them, each record planned against what the CRM holds
  * (reads only, no write): create, update with the field-by-field change, or skip and why; and the calls the
- * real run would use.
+ * real run would use. A watch change's event is planned as its delivery would be (update only).
  */
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type ReplaySelection, selectReplayEvents } from '../destination-admin.js';
 import type { OutboxDelivery } from '../destination-type.js';
-import { loadEventJobs } from '../outbox.js';
+import { loadEventChanges, loadEventJobs } from '../outbox.js';
+import { changeDelivery } from '../plan-outcome.js';
 import type { CrmDestination } from './crm-destination.js';
 import type { RecordReport } from './sync-batch.js';
 
@@ -33,7 +34,7 @@ export async function dryRunReplay(options: {
 }): Promise<DryRunReport> {
   const { database, destination, signal } = options;
   const events = await selectReplayEvents(database.db, options.name, options.selection)
-    .select(['id', 'job_id', 'revision'])
+    .select(['id', 'job_id', 'revision', 'change_id'])
     .orderBy('id')
     .execute();
   const report: DryRunReport = { events: events.length, records: [], associations: 0, calls: 0, failed: [] };
@@ -45,8 +46,17 @@ export async function dryRunReplay(options: {
       database.db,
       chunk.map((event) => event.job_id),
     );
+    const changes = await loadEventChanges(
+      database.db,
+      chunk.flatMap((event) => (event.change_id === null ? [] : [String(event.change_id)])),
+    );
     const deliveries: OutboxDelivery[] = [];
     for (const event of chunk) {
+      if (event.change_id !== null) {
+        const change = changes.get(String(event.change_id));
+        if (change !== undefined) deliveries.push(changeDelivery(change));
+        continue;
+      }
       const job = jobs.get(event.job_id);
       if (job === undefined) continue;
       deliveries.push({

@@ -15,6 +15,8 @@ import {
 /** The internal columns added to the contacts template's rows. */
 export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
 export const COMPANY_NAME_COLUMN = 'hooksync:company_name';
+/** The service's person id, which tells a search's persons apart (a watch's `new_person`). */
+export const PERSON_ID_COLUMN = 'hooksync:person_id';
 
 /** Where the keys live in the CRM. */
 export interface CrmKeys {
@@ -80,13 +82,25 @@ export interface ContactRecord {
   /** Its normalized e-mail and LinkedIn URL, to find the record a sales team typed. */
   readonly email: string | undefined;
   readonly linkedinUrl: string | undefined;
+  /** Found or else failed, never created: every event of it is a watch's job change (map-records' updateOnly). */
+  readonly updateOnly: boolean;
+  /** One of its events is a watch's job change: the status overwrites too (sync-batch). */
+  readonly change: boolean;
+  /** Its company is its current employer, made primary: moved, or back at the company asked about. */
+  readonly primary: boolean;
+  /** Known only by the record id it carries (no key to write or remember it by). */
+  readonly keyless: boolean;
 }
 
-/** A row that could not become a record (no key), counted and reported, never sent. */
+/**
+ * A row that could not become a record (no key), counted and reported, never sent; `fails`: its event
+ * fails too (a watch's change whose contact cannot be found, replayable), instead of being delivered.
+ */
 export interface SkippedRecord {
   readonly object: 'companies' | 'contacts';
   readonly event: number;
   readonly reason: string;
+  readonly fails?: boolean;
 }
 
 /** One event's rows: the batch index it has and what its job yielded. */
@@ -94,6 +108,13 @@ export interface EventRows {
   readonly event: number;
   readonly companies: ReadonlyArray<Readonly<Record<string, string>>>;
   readonly contacts: ReadonlyArray<Readonly<Record<string, string>>>;
+  /**
+   * A watch's job change (crm-rows.ts changeRows): its contact is updated where the CRM holds it, never
+   * created, and its status, title and company overwrite like a move's.
+   */
+  readonly updateOnly?: boolean;
+  /** Why the event has no rows to write (a watch change whose job is gone): it fails. */
+  readonly refused?: string;
 }
 
 /** What a batch writes, in order: companies, contacts, then their links. */
@@ -153,7 +174,12 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
       });
     return key;
   };
-  for (const { event, companies: companyRows, contacts: contactRows } of batch) {
+  for (const { event, companies: companyRows, contacts: contactRows, refused, ...rest } of batch) {
+    const updateOnly = rest.updateOnly === true;
+    if (refused !== undefined) {
+      skipped.push({ object: 'contacts', event, reason: refused, fails: true });
+      continue;
+    }
     for (const row of companyRows) {
       const properties = mappedProperties(row, shape.recordId);
       if (
@@ -168,9 +194,16 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
       const email = shape.email === undefined ? undefined : normalizeEmail(row[shape.email]);
       const personId = shape.personId === undefined ? undefined : normalizePersonId(row[shape.personId]);
       const linkedin = normalizeLinkedinUrl(row[shape.linkedinUrl]);
-      if (email === undefined && personId === undefined && linkedin === undefined) {
+      // A watch's change names its contact by the id it carries, when it has no key.
+      const keyless = email === undefined && personId === undefined && linkedin === undefined;
+      if (keyless && !(updateOnly && carriedId !== undefined)) {
         const first = shape.email === undefined ? 'a person id' : 'an e-mail';
-        skipped.push({ object: 'contacts', event, reason: `neither ${first} nor a LinkedIn URL` });
+        skipped.push({
+          object: 'contacts',
+          event,
+          reason: `neither ${first} nor a LinkedIn URL${updateOnly ? ' nor a carried record id: the contact cannot be found' : ''}`,
+          ...(updateOnly ? { fails: true } : {}),
+        });
         continue;
       }
       if (shape.email !== undefined) delete properties[shape.email];
@@ -186,8 +219,8 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
       const [idProperty, key] =
         email !== undefined && shape.email !== undefined
           ? [shape.email, email]
-          : [keys.contactKey, (personId ?? linkedin)!];
-      properties[idProperty] = key;
+          : [keys.contactKey, (personId ?? linkedin ?? carriedId)!];
+      if (!keyless) properties[idProperty] = key;
       const employer = shape.contactCompany === undefined ? undefined : row[shape.contactCompany];
       const companyKey =
         status === 'left'
@@ -201,7 +234,9 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
               row[COMPANY_DOMAIN_COLUMN],
               true,
             );
-      put(contacts, `${idProperty}\u0000${key}`, {
+      const id = `${idProperty}\u0000${key}`;
+      const older = contacts.get(id);
+      put(contacts, id, {
         idProperty,
         key,
         properties,
@@ -211,6 +246,11 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         email,
         linkedinUrl: linkedin,
         ...(carriedId !== undefined ? { carriedId } : {}),
+        // One event that may create it (the job's own) lets it be created; one change makes it current.
+        updateOnly: updateOnly && (older?.updateOnly ?? true),
+        change: updateOnly || older?.change === true,
+        primary: status === 'moved' || (updateOnly && status === 'no_change') || older?.primary === true,
+        keyless,
       });
     }
   }

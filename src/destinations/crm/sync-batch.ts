@@ -24,6 +24,11 @@ export interface SyncSettings {
    * where a person whose Account does not exist becomes a Lead).
    */
   readonly employers?: 'write' | 'find';
+  /**
+   * The contact's job change status field: a watch's job change (`moved`, `left`, `returned`, `title`)
+   * overwrites it, with `movedFields`, unless `fields` says otherwise.
+   */
+  readonly statusField?: string | undefined;
 }
 
 /** One record's line of the report (and of the dry run). */
@@ -68,7 +73,7 @@ interface RunContext {
 async function writeFound(
   run: RunContext,
   object: CrmObject,
-  inputs: ReadonlyArray<WriteInput & { readonly find: FindInput }>,
+  inputs: ReadonlyArray<WriteInput & { readonly find: FindInput; readonly keyless?: boolean }>,
 ): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
   const { adapter, store, dryRun, signal } = run;
   const found = await findExisting({
@@ -82,7 +87,7 @@ async function writeFound(
   const written = await writeRecords({
     adapter,
     object,
-    inputs: writable.map(({ find: _, ...input }) => {
+    inputs: writable.map(({ find: _, keyless: __, ...input }) => {
       const it = found.get(input.key);
       return it?.kind === 'id' ? { ...input, id: it.id } : input;
     }),
@@ -92,8 +97,11 @@ async function writeFound(
   });
   const byKey = new Map(writable.map((input, at) => [input.key, written.outcomes[at]!]));
   const ids = new Map<string, string>();
+  // A record known only by its carried id has no key to remember it by.
+  const keyless = new Set(inputs.filter((input) => input.keyless === true).map((input) => input.key));
   for (const [key, outcome] of byKey)
-    if (outcome.action !== 'failed' && outcome.id !== undefined) ids.set(key, outcome.id);
+    if (outcome.action !== 'failed' && outcome.id !== undefined && !keyless.has(key))
+      ids.set(key, outcome.id);
   if (!dryRun) await store?.record(object, ids);
   const outcomes = inputs.map((input): WriteOutcome => {
     const it = found.get(input.key);
@@ -119,18 +127,29 @@ export async function syncBatch(options: {
   const records: RecordReport[] = batch.skipped.map((skip: SkippedRecord) => ({
     object: skip.object,
     key: '',
-    action: 'skip',
+    action: skip.fails === true ? 'failed' : 'skip',
     changes: [],
     warnings: [],
     reason: skip.reason,
     events: [skip.event],
   }));
   const failed = new Map<number, string>();
+  for (const skip of batch.skipped)
+    if (skip.fails === true) fail(failed, [skip.event], `${skip.object}: ${skip.reason}`);
   const plain = policyFor({ write: settings.write, fields: settings.fields });
   const moved = policyFor({
     write: settings.write,
     fields: settings.fields,
     overwriting: settings.movedFields,
+  });
+  // A watch's job change makes the status current too.
+  const changed = policyFor({
+    write: settings.write,
+    fields: settings.fields,
+    overwriting: [
+      ...settings.movedFields,
+      ...(settings.statusField === undefined ? [] : [settings.statusField]),
+    ],
   });
   const report = (object: CrmObject, record: CompanyRecord | ContactRecord, outcome: WriteOutcome) => {
     records.push({
@@ -199,7 +218,9 @@ export async function syncBatch(options: {
         idProperty,
         key: record.key,
         properties: record.properties,
-        policyOf: record.status === 'moved' ? moved : plain,
+        policyOf: record.change ? changed : record.status === 'moved' ? moved : plain,
+        updateOnly: record.updateOnly,
+        keyless: record.keyless,
         ...(inWrite && record.companyKey !== undefined && companyIds.has(record.companyKey)
           ? { company: { key: record.companyKey, id: companyIds.get(record.companyKey) } }
           : {}),
@@ -258,7 +279,7 @@ export async function syncBatch(options: {
         ({ record, from, to }): CompanyLink => ({
           contactId: from!,
           companyId: to!,
-          primary: record.status === 'moved',
+          primary: record.primary,
         }),
       ),
       signal,

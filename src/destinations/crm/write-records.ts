@@ -19,6 +19,13 @@ export interface WriteInput {
   readonly company?: WriteRequest['company'];
   /** The CRM record it is (carried, or adopted): written by this id, never created. */
   readonly id?: string | undefined;
+  /** Written only where the CRM holds it (a watch's job change): read by key first, failed when absent. */
+  readonly updateOnly?: boolean | undefined;
+}
+
+/** Why an update-only record (a watch's job change) is not written. */
+export function notHeldError(crm: string): string {
+  return `${crm} holds no record for it (found neither by a carried id, nor by key, nor by search); a watch change never creates one: replay once it exists`;
 }
 
 /** What became of one record. */
@@ -79,16 +86,30 @@ export async function writeRecords(options: {
       (name) => name !== idProperty && input.policyOf(name) === 'fill-empty',
     ),
   );
+  // An update-only record found by nothing better than its key is read by key: absent, it is not created.
+  const mustFind = inputs.some((input) => input.updateOnly === true && input.id === undefined);
   const byKey = inputs.filter((input) => input.id === undefined).map((input) => input.key);
   const byId = inputs.flatMap((input) => (input.id === undefined ? [] : [input.id]));
-  const reads = mustRead || options.dryRun;
-  let calls = mustRead ? Math.ceil(byKey.length / readBatch) + Math.ceil(byId.length / readBatch) : 0;
+  const reads = mustRead || mustFind || options.dryRun;
+  let calls =
+    mustRead || mustFind ? Math.ceil(byKey.length / readBatch) + Math.ceil(byId.length / readBatch) : 0;
   const held = reads ? await readHeld(adapter, object, idProperty, byKey, wanted, signal) : undefined;
   const heldById = reads ? await readHeld(adapter, object, undefined, byId, wanted, signal) : undefined;
   const outcomes: WriteOutcome[] = [];
   const pending: Array<{ index: number; request: WriteRequest }> = [];
   inputs.forEach((input, index) => {
     const current = input.id === undefined ? held?.get(input.key) : heldById?.get(input.id);
+    if (input.updateOnly === true && input.id === undefined && current === undefined) {
+      const { warnings } = checked[index]!;
+      outcomes[index] = {
+        action: 'failed',
+        id: undefined,
+        changes: [],
+        warnings,
+        error: notHeldError(adapter.name),
+      };
+      return;
+    }
     const plan = planWrite({
       desired: checked[index]!.properties,
       current: current?.properties,
