@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../../src/destinations/create-dispatcher.js';
 import { canDryRun } from '../../../src/destinations/crm/crm-destination.js';
 import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
+import { normalizeLinkedinUrl } from '../../../src/destinations/crm/normalize-keys.js';
 import { replayEvents } from '../../../src/destinations/destination-admin.js';
 import {
   type ConfiguredDestination,
@@ -225,6 +226,42 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
       });
       const acme = hs.findBy('companies', 'hooksync_domain', 'acme.com')!;
       expect(hs.associations()).toContainEqual({ contactId: ann, companyId: acme.id, typeId: 1 });
+    }, 90_000);
+    it('HubSpot: the new persons of a search watch are written like search results: created once by key, never twice', async () => {
+      await h.write('accounts.csv', ['Domain,Record ID', 'acme.com,A1'].join('\n'));
+      const watch = h.watch({
+        name: 'new-vps',
+        launch: 'search',
+        from: { file: 'accounts.csv' },
+        map: { domain: 'Domain' },
+        set: { page_size: 5 },
+        // A carried id names the account, never a person: a search's persons do not take it.
+        carry: { hs_object_id: 'Record ID' },
+        report_baseline: true,
+      });
+      await start(await hubspot());
+      const first = await cycle(watch);
+      expect(first.changes).toBeGreaterThan(0);
+      const changes = await h.database.db.selectFrom('watch_changes').select('after').execute();
+      const urls = new Set(
+        changes.flatMap(({ after }) => {
+          const url = normalizeLinkedinUrl((JSON.parse(after) as { linkedin_url?: string }).linkedin_url);
+          return url === undefined ? [] : [url];
+        }),
+      );
+      expect(urls.size).toBeGreaterThan(0);
+      await settled(first.changes);
+      const keyed = () =>
+        hs
+          .records('contacts')
+          .map((record) => record.properties.hooksync_linkedin_url)
+          .sort();
+      expect(keyed()).toEqual([...urls].sort());
+      // The same persons again are no change; every event replayed writes them again, never twice.
+      expect(await cycle(watch)).toMatchObject({ changes: 0 });
+      expect(await replayEvents(h.database.db, 'crm', {}, new Date().toISOString())).toBe(first.changes);
+      expect((await settled(first.changes)).every((event) => event.status === 'delivered')).toBe(true);
+      expect(keyed()).toEqual([...urls].sort());
     }, 90_000);
   });
 

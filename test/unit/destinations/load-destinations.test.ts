@@ -91,6 +91,46 @@ describe('parseDestinations', () => {
     expect(await problem({ destinations: [entry] })).toContain(expected);
   });
 
+  it('lets every destination that has kinds take watch_change by name; every kind, the default, stays job kinds', async () => {
+    const crms = [
+      { name: 'hs', type: 'hubspot', token: { env: 'HS' } },
+      { name: 'pd', type: 'pipedrive', token: { env: 'PD' }, base_url: 'https://acme.pipedrive.com' },
+      {
+        name: 'sf',
+        type: 'salesforce',
+        login_url: 'https://acme.my.salesforce.com',
+        auth: {
+          grant: 'client_credentials',
+          client_id: { env: 'SF_ID' },
+          client_secret: { env: 'SF_SECRET' },
+        },
+      },
+    ];
+    const env = { HS: 'pat-1', PD: 'token', SF_ID: 'id', SF_SECRET: 'secret' };
+    const named = await parseDestinations(
+      {
+        destinations: [
+          hook({ kinds: ['watch_change'] }),
+          ...crms.map((d) => ({ ...d, kinds: ['job_change', 'watch_change'] })),
+        ],
+      },
+      env,
+      'destinations file d.json',
+    );
+    expect(named.map((d) => d.dispatch?.kinds)).toEqual([
+      ['watch_change'],
+      ['job_change', 'watch_change'],
+      ['job_change', 'watch_change'],
+      ['job_change', 'watch_change'],
+    ]);
+    const defaults = await parseDestinations({ destinations: crms }, env, 'destinations file d.json');
+    expect(defaults.map((d) => d.dispatch?.kinds)).toEqual([undefined, undefined, undefined]);
+    const message = await problem({ destinations: [{ ...crms[0], kinds: ['watch_changes'] }] }, env);
+    expect(message).toContain('destination "hs", field kinds[0]');
+    expect(message).toContain('watch_change');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
   it('refuses two destinations of one name', async () => {
     expect(await problem({ destinations: [hook(), hook()] })).toContain(
       'field name: used by another destination',

@@ -12,6 +12,7 @@ const SHAPE: RecordShape = {
   contactCompany: 'Current_Company__c',
   movedFields: ['Title'],
   leftFields: ['Status__c'],
+  recordId: 'Id',
 };
 const KEYS = { companyKey: 'Company_Id__c', contactKey: 'Person_Id__c' };
 
@@ -67,5 +68,72 @@ describe('mapRecords with a person id key', () => {
       SHAPE,
     );
     expect(both.companies).toMatchObject([{ key: 'acme.com', employerOnly: false, events: [0, 1] }]);
+  });
+
+  describe('a watch change (update only)', () => {
+    const moved = {
+      Person_Id__c: 'p-1',
+      Title: 'CRO',
+      Status__c: 'moved',
+      'hooksync:company_domain': 'b.com',
+    };
+
+    it('is found, never created: one event that may create the record (the job itself) lets it be created', () => {
+      const alone = mapRecords(
+        [{ event: 0, companies: [], contacts: [moved], updateOnly: true }],
+        KEYS,
+        SHAPE,
+      );
+      expect(alone.contacts[0]).toMatchObject({
+        updateOnly: true,
+        change: true,
+        primary: true,
+        keyless: false,
+      });
+      const withJob = mapRecords(
+        [
+          { event: 0, companies: [], contacts: [moved] },
+          { event: 1, companies: [], contacts: [moved], updateOnly: true },
+        ],
+        KEYS,
+        SHAPE,
+      );
+      expect(withJob.contacts).toHaveLength(1);
+      expect(withJob.contacts[0]).toMatchObject({ updateOnly: false, change: true, events: [0, 1] });
+    });
+
+    it('names a contact without a key by its carried id, never stamping it as a key; without either it fails', () => {
+      const back = { Status__c: 'no_change', Id: '003A1', 'hooksync:company_domain': 'acme.com' };
+      const mapped = mapRecords(
+        [
+          { event: 0, companies: [], contacts: [back], updateOnly: true },
+          { event: 1, companies: [], contacts: [{ Status__c: 'left' }], updateOnly: true },
+          { event: 2, companies: [], contacts: [], updateOnly: true, refused: 'its job is gone' },
+          { event: 3, companies: [], contacts: [{ Status__c: 'left' }] },
+        ],
+        KEYS,
+        SHAPE,
+      );
+      expect(mapped.contacts).toHaveLength(1);
+      expect(mapped.contacts[0]).toMatchObject({
+        key: '003A1',
+        carriedId: '003A1',
+        keyless: true,
+        primary: true,
+        companyKey: 'acme.com',
+      });
+      expect(mapped.contacts[0]!.properties).toEqual({ Status__c: 'no_change' });
+      expect(mapped.skipped).toEqual([
+        {
+          object: 'contacts',
+          event: 1,
+          reason:
+            'neither a person id nor a LinkedIn URL nor a carried record id: the contact cannot be found',
+          fails: true,
+        },
+        { object: 'contacts', event: 2, reason: 'its job is gone', fails: true },
+        { object: 'contacts', event: 3, reason: 'neither a person id nor a LinkedIn URL' },
+      ]);
+    });
   });
 });
