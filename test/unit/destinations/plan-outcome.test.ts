@@ -64,6 +64,36 @@ describe('planDelivery', () => {
       plan: { completion: { id: '7', result: 'release', nextAttemptAt: iso(NOW + NOT_NORMALIZED_WAIT_MS) } },
     });
   });
+
+  it('hands a watch change on, or puts it back while the rows of the job that found it are queued', () => {
+    const changeEvent: ClaimedEvent = { id: '8', jobId: 'j-1', revision: 0, attempts: 0, changeId: '5' };
+    const change = {
+      id: '5',
+      watch: 'champions',
+      change: 'moved',
+      key: 'k',
+      custom_fields: { hs_object_id: '101' },
+      before: null,
+      after: { status: 'moved' },
+      detected_at: iso(NOW),
+      job_id: 'j-1',
+    };
+    expect(planDelivery(changeEvent, undefined, false, policy, change)).toEqual({
+      delivery: {
+        eventId: 'watch_change_5',
+        jobId: 'j-1',
+        revision: 0,
+        kind: 'watch_change',
+        source: 'watch',
+        status: 'moved',
+        envelopeText: '',
+        change,
+      },
+    });
+    expect(planDelivery(changeEvent, undefined, true, policy, change)).toEqual({
+      plan: { completion: { id: '8', result: 'release', nextAttemptAt: iso(NOW + NOT_NORMALIZED_WAIT_MS) } },
+    });
+  });
 });
 
 describe('planOutcome', () => {
