@@ -276,7 +276,7 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
       await sf.close();
     });
 
-    it('Salesforce: moved updates the Contact the watch carries (sf_id) under its new Account; an absent one is never created', async () => {
+    it('Salesforce: moved updates the Contact the watch carries (sf_id) under its new Account, returned puts it back under the old; an absent one is never created', async () => {
       const ann = sf.seed('Contact', { LastName: 'Lee', Email: EMAILS[0]!, Title: 'AE' });
       const accountB = sf.seed('Account', { Name: 'B', Hooksync_Company_Id__c: 'b.com' });
       const watch = await watchOf('sf_id', [ann]);
@@ -310,6 +310,19 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
         Current_Company__c: 'B',
         Job_Change_Status__c: 'moved',
         AccountId: accountB,
+      });
+
+      // Back at the company asked about: a check that says so names no person, so no person key; the
+      // carried Id alone finds the Contact, which gets its Account back and the status.
+      const acme = sf.seed('Account', { Name: 'Acme', Hooksync_Company_Id__c: 'acme.com' });
+      h.sim.setJobChange(contact(0), { job_change_status: 'no_change' });
+      expect(await cycle(watch)).toMatchObject({ changes: 1 });
+      expect((await settled(3)).filter((event) => event.status === 'delivered')).toHaveLength(2);
+      expect(sf.records('Contact').map((record) => record.Id)).toEqual([ann]);
+      expect(sf.records('Contact')[0]).toMatchObject({
+        Job_Change_Status__c: 'no_change',
+        AccountId: acme,
+        Title: 'CRO',
       });
     }, 90_000);
   });
