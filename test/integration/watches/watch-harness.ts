@@ -52,6 +52,8 @@ export interface WatchHarness {
   readonly dir: string;
   readonly sim: Simulator;
   readonly database: HooksyncDatabase;
+  /** Where the database is, for a receiver sharing it. */
+  readonly databaseUrl: string;
   readonly clock: FakeClock;
   readonly logs: string[];
   deps(overrides?: Partial<CycleDeps>): CycleDeps;
@@ -87,6 +89,7 @@ export async function createWatchHarness(
     dir,
     sim,
     database,
+    databaseUrl: url.url,
     clock,
     logs,
     deps: (overrides = {}) => ({
