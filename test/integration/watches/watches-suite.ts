@@ -303,6 +303,21 @@ export function defineWatchesSuite(dialect: Dialect): void {
     expect(h.logs.join('')).toContain('watch \\"champions\\": the account is out of quota');
   }, 60_000);
 
+  it('pauses until the next cycle when the key is refused, naming its variable', async () => {
+    await h.close();
+    h = await createWatchHarness(dialect, {}, 'not-a-key-of-this-account');
+    const watch = await championsWatch();
+    const first = await cycle(watch, false);
+    expect(first).toMatchObject({ checked: 0, stopped: 'auth', finished: true });
+    const warnings = h.logs.filter((line) => line.includes('the service refused the key'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('watch \\"champions\\": the service refused the key in HOOKSYNC_API_KEY');
+    expect(h.sim.jobs()).toHaveLength(0);
+    // The next cycle tries again.
+    const second = await cycle(watch, false);
+    expect(second).toMatchObject({ cycle: 2, stopped: 'auth' });
+  }, 60_000);
+
   it('writes one outbox event per change for destinations that take watch_change', async () => {
     const watch = await championsWatch();
     await h.database.db
@@ -471,6 +486,36 @@ export function defineWatchesSuite(dialect: Dialect): void {
       expect(h.logs.join('')).toContain('max_usd_per_cycle 0.05 reached ($0.04 spent)');
     }, 90_000);
   });
+
+  it('hands a watch over to the other replica when the one running it stops', async () => {
+    const watch = await championsWatch();
+    const finishedCycles = async () =>
+      (
+        await h.database.db
+          .selectFrom('watch_cycles')
+          .select('cycle')
+          .where('finished_at', 'is not', null)
+          .execute()
+      ).length;
+    const until = async (count: number) => {
+      const deadline = Date.now() + 30_000;
+      while ((await finishedCycles()) < count) {
+        if (Date.now() > deadline) throw new Error(`fewer than ${count} cycles finished`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    await until(1);
+    // b starts while a holds the lease: it waits, then takes the watch over when a stops.
+    const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    await a.close();
+    const handedOver = await finishedCycles();
+    await until(handedOver + 2);
+    await b.close();
+    const cycles = await h.database.db.selectFrom('watch_cycles').selectAll().orderBy('cycle').execute();
+    for (const c of cycles.filter((row) => row.finished_at !== null)) expect(c.checked).toBe(5);
+    expect(h.sim.jobs()).toHaveLength(cycles.reduce((sum, c) => sum + c.checked, 0));
+  }, 60_000);
 
   it('runs a watch on one replica at a time: every row once per cycle', async () => {
     const watch = await championsWatch();
