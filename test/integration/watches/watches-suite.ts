@@ -303,6 +303,31 @@ export function defineWatchesSuite(dialect: Dialect): void {
     expect(h.logs.join('')).toContain('watch \\"champions\\": the account is out of quota');
   }, 60_000);
 
+  it('reserves again, when it takes a cycle up, what its pending RUNNING checks may cost', async () => {
+    await h.close();
+    // Job Change answers RUNNING and does not finish during the test: no answer ever says a price.
+    h = await createWatchHarness(dialect, { asyncMs: 600_000 });
+    const watch = await championsWatch({ max_usd_per_cycle: 0.05 });
+    const next = await dueCycle(h.database.db, watch, h.clock.now());
+    if (!('cycle' in next)) throw new Error('no cycle due');
+    // Never priced, the first check reserves the whole limit and goes alone; the run stops after it.
+    const interrupt = new AbortController();
+    const first = await runCycle(watch, next.cycle, h.deps(), {
+      spread: false,
+      signal: interrupt.signal,
+      onProgress: () => interrupt.abort(),
+    });
+    expect(first).toMatchObject({ checked: 1, stopped: 'interrupted', finished: false });
+    expect(h.sim.jobs()).toHaveLength(1);
+    // Taken up again, the pending check holds the limit: nothing more is sent in this cycle.
+    const again = await runCycle(watch, next.cycle, h.deps(), {
+      spread: false,
+      signal: new AbortController().signal,
+    });
+    expect(again).toMatchObject({ cycle: 1, checked: 1, stopped: 'max_usd', finished: true });
+    expect(h.sim.jobs()).toHaveLength(1);
+  }, 60_000);
+
   it('pauses until the next cycle when the key is refused, naming its variable', async () => {
     await h.close();
     h = await createWatchHarness(dialect, {}, 'not-a-key-of-this-account');
