@@ -257,6 +257,33 @@ export function defineWatchesSuite(dialect: Dialect): void {
     expect(h.clock.sleeps).toEqual([10_000, 10_000, 10_000, 10_000]);
   }, 60_000);
 
+  it('says once, with the numbers, that a cycle cannot finish in its period at the rate', async () => {
+    const watch = await championsWatch({ every: '10s' });
+    const next = await dueCycle(h.database.db, watch, h.clock.now());
+    if (!('cycle' in next)) throw new Error('no cycle due');
+    // One check a minute: five rows take five minutes, the period is ten seconds.
+    const slow = h.deps({ rate: { requests: 1, perMs: 60_000 } });
+    const interrupt = new AbortController();
+    const first = await runCycle(watch, next.cycle, slow, {
+      spread: true,
+      signal: interrupt.signal,
+      onProgress: () => interrupt.abort(),
+    });
+    expect(first.finished).toBe(false);
+    // Taken up again (by this process or another), the cycle does not say it again.
+    const again = await runCycle(watch, next.cycle, slow, {
+      spread: true,
+      signal: new AbortController().signal,
+    });
+    expect(again).toMatchObject({ checked: 5, stopped: null, finished: true });
+    const said = h.logs.filter((line) => line.includes('longer than the'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      'watch \\"champions\\": 5 rows at 1 per 60s take 5 min, longer than the 0 min left of its period',
+    );
+    expect(JSON.parse(said[0]!)).toMatchObject({ rows: 5, rate: '1/60s', need_ms: 300_000, left_ms: 10_000 });
+  }, 60_000);
+
   it('re-reads its source: rows added are checked in the running cycle, rows removed no longer', async () => {
     const watch = await championsWatch({ every: '50s' });
     let added = false;
