@@ -75,7 +75,8 @@ export async function* readRows(
     yield* readJsonLines(path);
     return;
   }
-  const parser = (await openInput(path)).pipe(
+  const input = await openInput(path);
+  const parser = input.pipe(
     parse({
       bom: true,
       info: true,
@@ -97,28 +98,33 @@ export async function* readRows(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new InputError(`${basename(path)}: ${message}`, { cause: error });
+  } finally {
+    // A reader that stops early (a watch's cycle paused, a launch stopped) closes the file now, not at GC.
+    input.destroy();
   }
 }
 
 async function* readJsonLines(path: string): AsyncGenerator<SourceRow> {
-  const lines = createInterface({
-    input: await openInput(path, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+  const input = await openInput(path, 'utf8');
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const text of lines) {
-    line += 1;
-    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
-    if (trimmed === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
-      yield { line, problem: 'not a JSON object (the line does not parse as JSON)' };
-      continue;
+  try {
+    for await (const text of lines) {
+      line += 1;
+      const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
+      if (trimmed === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(trimmed);
+      } catch {
+        yield { line, problem: 'not a JSON object (the line does not parse as JSON)' };
+        continue;
+      }
+      if (!isPlainObject(value)) yield { line, problem: 'not a JSON object' };
+      else yield { line, cells: value };
     }
-    if (!isPlainObject(value)) yield { line, problem: 'not a JSON object' };
-    else yield { line, cells: value };
+  } finally {
+    input.destroy();
   }
 }
 

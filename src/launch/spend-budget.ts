@@ -109,6 +109,17 @@ export class SpendBudget {
   }
 
   /**
+   * Counts the cost of a job bought without a reservation of this budget (by an earlier run of the same
+   * limit, say) and learns its price. Throws TypeError for a negative or non-finite total.
+   */
+  charge(key: string, totalUsd: number, units = 1): void {
+    assertUsd('totalUsd', totalUsd);
+    this.#spentUsd += totalUsd;
+    this.learnPrice(key, totalUsd, units);
+    this.#wake();
+  }
+
+  /**
    * Admits a call of `units` under `key` when the budget can hold its reservation (see the module comment
    * for what is reserved); undefined when it cannot now. A refused call may fit once an in-flight one
    * settles below its reservation: {@link whenSettled} says when to ask again.

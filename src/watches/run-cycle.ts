@@ -4,31 +4,26 @@
  * keeps the account's rate whoever else launches. The source is read again after each pass, so that rows
  * added meanwhile are checked in the running cycle and rows removed are not. A row counts as checked once
  * its answer is recorded (watch-store.ts); a cycle taken up again after a crash checks only the rows not
- * yet recorded: at most the few that were in flight are sent twice.
+ * yet recorded: at most the few that were in flight are sent twice. A RUNNING answer counts as the row's
+ * check; its finished job is observed once it is stored (settle-pending.ts), and until then holds its
+ * reservation of the budget.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { StorageError } from '../errors.js';
 import type { Launcher } from '../launch/create-launcher.js';
-import { personsOf, totalUsdOf, unitsOf } from '../launch/launch-budget.js';
-import { launchRequest, stoppingReasonOf } from '../launch/launch-call.js';
-import { type Reservation, SpendBudget } from '../launch/spend-budget.js';
+import { unitsOf } from '../launch/launch-budget.js';
 import type { Database } from '../storage/database.js';
+import { checkRow } from './check-row.js';
+import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
-import { observeAnswer } from './observe-answer.js';
+import { hasPendingChecks, pendingChecksIn } from './record-check.js';
+import { runPass } from './run-pass.js';
+import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
 import type { WatchClock } from './watch-clock.js';
 import { planForCycle } from './watch-plan.js';
-import {
-  addCycleSpend,
-  finishCycle,
-  keysCheckedIn,
-  latestCycle,
-  noteOverrun,
-  recordCheck,
-  setCycleRows,
-  type WatchCycle,
-} from './watch-store.js';
-import { batches, countSource, type SourceCount, type WatchedRow, watchedRows } from './watched-rows.js';
+import { finishCycle, getCycle, noteOverrun, setCycleRows, type WatchCycle } from './watch-store.js';
+import { countSource, type SourceCount } from './watched-rows.js';
 
 /** Checks in flight at once for one watch: enough to keep the pacer busy at the full rate. */
 export const DEFAULT_WATCH_CONCURRENCY = 4;
@@ -94,188 +89,111 @@ function describe(error: unknown): string {
 /** Runs (or takes up again) `cycle` of `watch` until its rows are checked or it stops. */
 export async function runCycle(
   watch: WatchDefinition,
-  cycle: WatchCycle,
+  begun: WatchCycle,
   deps: CycleDeps,
   options: CycleOptions,
 ): Promise<CycleSummary> {
   const { db, logger, clock } = deps;
-  const concurrency = deps.concurrency ?? DEFAULT_WATCH_CONCURRENCY;
   const rate = deps.rate ?? DEFAULT_WATCH_RATE;
-  const endsAtMs = Date.parse(cycle.ends_at);
-  const plan = planForCycle(watch, Date.parse(cycle.started_at), deps.webhookUrl);
-  // max_usd_per_cycle on launch's one spend rule (launch/spend-budget.ts): what this run may still spend.
-  let spentMicros = Number(cycle.usd_micros);
-  const budget =
-    watch.maxUsdPerCycle === undefined
-      ? undefined
-      : new SpendBudget({ capUsd: Math.max(0, watch.maxUsdPerCycle - spentMicros / 1e6) });
-  const budgetMessage = (): string =>
-    `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(spentMicros)} spent); paused until the next cycle`;
+  const cycleNo = begun.cycle;
+  const nowIso = (): string => new Date(clock.now()).toISOString();
+  const endsAtMs = Date.parse(begun.ends_at);
+  const plan = planForCycle(watch, Date.parse(begun.started_at), deps.webhookUrl);
+  let budget: CycleBudget | undefined;
+  let spentMicros = 0;
+
+  // Pending checks first: what finished meanwhile counts before this run's budget is drawn up.
+  let pendingKnown = await hasPendingChecks(db, watch.name);
+  let settledAtMs = Number.NEGATIVE_INFINITY;
+  const settle = async (force: boolean): Promise<boolean> => {
+    if (!force && (!pendingKnown || clock.now() - settledAtMs < PENDING_CHECK_INTERVAL_MS)) return false;
+    settledAtMs = clock.now();
+    const settled = await settlePendingChecks(db, watch, { nowIso: nowIso(), logger });
+    for (const check of settled) {
+      if (check.cycle !== cycleNo) continue;
+      budget?.settle(check.jobId, check.totalUsd, check.units);
+      spentMicros += Math.round((check.totalUsd ?? 0) * 1e6);
+    }
+    if (settled.length > 0) pendingKnown = await hasPendingChecks(db, watch.name);
+    return settled.length > 0;
+  };
+  if (pendingKnown) await settle(true);
+  const cycle = (await getCycle(db, watch.name, cycleNo)) ?? begun;
+  spentMicros = Number(cycle.usd_micros);
+  if (watch.maxUsdPerCycle !== undefined) {
+    // What earlier runs of this cycle spent counts, and what they left pending is reserved again.
+    budget = new CycleBudget(Math.max(0, watch.maxUsdPerCycle - spentMicros / 1e6), watch.operation.name);
+    const owed = await pendingChecksIn(db, watch.name, cycleNo);
+    const set = Object.fromEntries(watch.entries.set ?? []) as Record<string, unknown>;
+    budget.owe(
+      owed.map((check) => check.jobId),
+      unitsOf(watch.operation.name, set),
+    );
+  }
+
   const halt = new AbortController();
   let stopped: CycleStop | null = null;
   const stop = (reason: CycleStop, message: string): void => {
     if (stopped !== null) return;
     stopped = reason;
-    if (reason !== 'interrupted') logger.warn({ watch: watch.name, cycle: cycle.cycle, reason }, message);
+    if (reason !== 'interrupted') logger.warn({ watch: watch.name, cycle: cycleNo, reason }, message);
     halt.abort();
   };
   const onAbort = (): void => stop('interrupted', 'interrupted');
   options.signal.addEventListener('abort', onAbort, { once: true });
   if (options.signal.aborted) onAbort();
 
+  const check = (row: Parameters<typeof checkRow>[1], reservation: Parameters<typeof checkRow>[2]) =>
+    checkRow(
+      {
+        watch,
+        cycle: cycleNo,
+        db,
+        launcher: deps.launcher,
+        logger,
+        now: clock.now,
+        budget,
+        stop,
+        spent: (micros) => {
+          spentMicros += micros;
+        },
+        pending: () => {
+          pendingKnown = true;
+        },
+      },
+      row,
+      reservation,
+    );
+  const passContext = {
+    watch,
+    cycle: cycleNo,
+    db,
+    clock,
+    plan,
+    concurrency: deps.concurrency ?? DEFAULT_WATCH_CONCURRENCY,
+    spread: options.spread,
+    endsAtMs,
+    halt,
+    budget,
+    stopped: () => stopped !== null,
+    stopForBudget: () =>
+      stop(
+        'max_usd',
+        `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(spentMicros)} spent); paused until the next cycle`,
+      ),
+    settle,
+    check,
+    progress: (done: number, total: number) =>
+      options.onProgress?.({ watch: watch.name, done, total, usd: usd(spentMicros) }),
+  };
+
   let invalid = 0;
   let rows = cycle.rows;
-  const check = async (
-    row: Extract<WatchedRow, { key: string }>,
-    reservation: Reservation | undefined,
-  ): Promise<void> => {
-    const nowIso = (): string => new Date(clock.now()).toISOString();
-    const customFields = (row.request.custom_fields ?? {}) as Record<string, unknown>;
-    const base = { watch: watch.name, cycle: cycle.cycle, rowKey: row.key, customFields };
-    let result: Awaited<ReturnType<typeof launchRequest>>;
-    try {
-      result = await launchRequest(deps.launcher, watch.operation, row.request);
-    } catch (error) {
-      reservation?.release();
-      if (error instanceof StorageError) throw error;
-      const reason = stoppingReasonOf(error);
-      const code = (error as { code?: string }).code ?? 'error';
-      if (reason === 'quota') {
-        stop(
-          'quota',
-          `watch "${watch.name}": the account is out of quota (${code}); paused until the next cycle`,
-        );
-        return;
-      }
-      if (reason === 'auth') {
-        stop(
-          'auth',
-          `watch "${watch.name}": the service refused the key in HOOKSYNC_API_KEY (${code}); paused until the next cycle`,
-        );
-        return;
-      }
-      // This row only: it counts as checked, and what was known of it stays known.
-      logger.warn(
-        { watch: watch.name, line: row.line, err: describe(error) },
-        'watch check failed; the row is checked again next cycle',
-      );
-      await recordCheck(db, { ...base, jobId: undefined, usdMicros: 0, nowIso: nowIso() }, () => ({
-        state: undefined,
-        baseline: false,
-        changes: [],
-      }));
-      return;
-    }
-    const total = totalUsdOf(result.response.job);
-    const costMicros = typeof total === 'number' ? Math.round(total * 1e6) : 0;
-    if (typeof total === 'number') {
-      reservation?.settle(
-        total,
-        watch.operation.name === 'search' ? (personsOf(result.response.job) ?? 0) : 1,
-      );
-    } else {
-      // No price yet (RUNNING, or unreadable): the reservation stands for the rest of the cycle.
-      reservation?.hold();
-    }
-    spentMicros += costMicros;
-    const outcome = await recordCheck(
-      db,
-      { ...base, jobId: result.job_id, usdMicros: costMicros, nowIso: nowIso() },
-      (previous) =>
-        observeAnswer({
-          operation: watch.operation.name === 'search' ? 'search' : 'job-change',
-          previous,
-          job: result.response.job,
-          request: row.request,
-          reportBaseline: watch.reportBaseline,
-        }),
-    );
-    if (!outcome.recorded) {
-      await addCycleSpend(db, watch.name, cycle.cycle, costMicros, nowIso());
-      return;
-    }
-    for (const change of outcome.changes) {
-      logger.info(
-        { watch: watch.name, change: change.change, row_key: change.row_key, job_id: change.job_id },
-        'watch change',
-      );
-    }
-  };
-
-  const pass = async (pending: number): Promise<number> => {
-    const inFlight = new Set<Promise<void>>();
-    let failure: unknown;
-    let started = 0;
-    let remaining = pending;
-    let nextAt = clock.now();
-    const source = watchedRows(watch, plan);
-    try {
-      for await (const batch of batches(source)) {
-        if (stopped !== null) break;
-        const done = await keysCheckedIn(
-          db,
-          watch.name,
-          cycle.cycle,
-          batch.map((row) => row.key),
-        );
-        for (const row of batch) {
-          if (stopped !== null || failure !== undefined) break;
-          if (done.has(row.key)) continue;
-          if (options.spread && nextAt > clock.now()) {
-            if (!(await clock.sleep(nextAt - clock.now(), halt.signal))) break;
-          }
-          while (inFlight.size >= concurrency) await Promise.race(inFlight);
-          let reservation: Reservation | undefined;
-          while (budget !== undefined && stopped === null) {
-            reservation = budget.tryReserve(watch.operation.name, unitsOf(watch.operation.name, row.request));
-            if (reservation !== undefined) break;
-            if (inFlight.size === 0) {
-              stop('max_usd', budgetMessage());
-              break;
-            }
-            await Promise.race(inFlight);
-          }
-          if (stopped !== null) {
-            reservation?.release();
-            break;
-          }
-          const running: Promise<void> = check(row, reservation)
-            .catch((error: unknown) => {
-              failure ??= error;
-              halt.abort();
-            })
-            .finally(() => {
-              inFlight.delete(running);
-              options.onProgress?.({
-                watch: watch.name,
-                done: started - inFlight.size,
-                total: pending,
-                usd: usd(spentMicros),
-              });
-            });
-          inFlight.add(running);
-          started += 1;
-          remaining = Math.max(0, remaining - 1);
-          if (options.spread) {
-            const now = clock.now();
-            nextAt = now + Math.max(0, endsAtMs - now) / (remaining + 1);
-          }
-        }
-        if (failure !== undefined) break;
-      }
-    } finally {
-      await Promise.allSettled(inFlight);
-      await source.return(undefined);
-    }
-    if (failure !== undefined) throw failure;
-    return started;
-  };
-
   try {
     for (let first = true; stopped === null; first = false) {
       let count: SourceCount;
       try {
-        count = await countSource(db, watch, plan, cycle.cycle);
+        count = await countSource(db, watch, plan, cycleNo);
       } catch (error) {
         if (error instanceof StorageError) throw error;
         stop(
@@ -286,43 +204,24 @@ export async function runCycle(
       }
       invalid = count.invalid;
       rows = count.valid;
-      await setCycleRows(db, watch.name, cycle.cycle, count.valid, new Date(clock.now()).toISOString());
-      if (first && count.invalid > 0) {
-        logger.warn(
-          { watch: watch.name, cycle: cycle.cycle, invalid: count.invalid, problems: count.problems },
-          `watch "${watch.name}": ${count.invalid} rows of its source are invalid and are not checked (${count.problems.join(' | ')})`,
-        );
-      }
+      await setCycleRows(db, watch.name, cycleNo, count.valid, nowIso());
+      if (first) await warnOnce(watch, cycle, count, { db, logger, rate, spread: options.spread, clock });
       if (count.pending === 0) break;
-      if (first && options.spread) {
-        const needMs = (count.pending * rate.perMs) / rate.requests;
-        const leftMs = endsAtMs - clock.now();
-        if (needMs > leftMs && (await noteOverrun(db, watch.name, cycle.cycle))) {
-          logger.warn(
-            {
-              watch: watch.name,
-              cycle: cycle.cycle,
-              rows: count.pending,
-              rate: `${rate.requests}/${rate.perMs / 1000}s`,
-              need_ms: Math.round(needMs),
-              left_ms: Math.max(0, Math.round(leftMs)),
-            },
-            `watch "${watch.name}": ${count.pending} rows at ${rate.requests} per ${rate.perMs / 1000}s take ${Math.ceil(needMs / 60_000)} min, longer than the ${Math.max(0, Math.round(leftMs / 60_000))} min left of its period; the cycle runs at the rate and the next one starts when it ends`,
-          );
-        }
-      }
-      const started = await pass(count.pending);
+      const started = await runPass(passContext, count.pending);
       if (started === 0) break;
     }
   } finally {
     options.signal.removeEventListener('abort', onAbort);
   }
   const finished = stopped !== 'interrupted';
-  if (finished) await finishCycle(db, watch.name, cycle.cycle, stopped, new Date(clock.now()).toISOString());
-  const after = (await latestCycle(db, watch.name)) ?? cycle;
+  if (finished) {
+    await settle(true);
+    await finishCycle(db, watch.name, cycleNo, stopped, nowIso());
+  }
+  const after = (await getCycle(db, watch.name, cycleNo)) ?? cycle;
   return {
     watch: watch.name,
-    cycle: cycle.cycle,
+    cycle: cycleNo,
     rows,
     invalid,
     checked: after.checked,
@@ -332,4 +231,41 @@ export async function runCycle(
     stopped,
     finished,
   };
+}
+
+/** Says once what a cycle's first reading found wrong: invalid rows, and a period too short for the rate. */
+async function warnOnce(
+  watch: WatchDefinition,
+  cycle: WatchCycle,
+  count: SourceCount,
+  context: {
+    db: Kysely<Database>;
+    logger: Logger;
+    rate: { readonly requests: number; readonly perMs: number };
+    spread: boolean;
+    clock: WatchClock;
+  },
+): Promise<void> {
+  const { logger, rate } = context;
+  if (count.invalid > 0) {
+    logger.warn(
+      { watch: watch.name, cycle: cycle.cycle, invalid: count.invalid, problems: count.problems },
+      `watch "${watch.name}": ${count.invalid} rows of its source are invalid and are not checked (${count.problems.join(' | ')})`,
+    );
+  }
+  if (!context.spread || count.pending === 0) return;
+  const needMs = (count.pending * rate.perMs) / rate.requests;
+  const leftMs = Date.parse(cycle.ends_at) - context.clock.now();
+  if (needMs <= leftMs || !(await noteOverrun(context.db, watch.name, cycle.cycle))) return;
+  logger.warn(
+    {
+      watch: watch.name,
+      cycle: cycle.cycle,
+      rows: count.pending,
+      rate: `${rate.requests}/${rate.perMs / 1000}s`,
+      need_ms: Math.round(needMs),
+      left_ms: Math.max(0, Math.round(leftMs)),
+    },
+    `watch "${watch.name}": ${count.pending} rows at ${rate.requests} per ${rate.perMs / 1000}s take ${Math.ceil(needMs / 60_000)} min, longer than the ${Math.max(0, Math.round(leftMs / 60_000))} min left of its period; the cycle runs at the rate and the next one starts when it ends`,
+  );
 }

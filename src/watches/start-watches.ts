@@ -1,7 +1,8 @@
 /**
  * The watches inside `serve`: one loop per watch, under a lease of its own (`watch:<name>`, as reconcile
  * runs under one), so that one replica at a time runs it; the others wait and take over when it stops or
- * dies. Cycles follow each other every `every`, a cycle that overran its period being followed at once.
+ * dies. Cycles follow each other every `every`, a cycle that overran its period being followed at once; in
+ * between, the checks whose answer was RUNNING are settled as their finished jobs are stored.
  * close() stops starting checks, lets the ones in flight finish, and gives the leases up; an unfinished
  * cycle is taken up where it stood by whichever process runs the watch next.
  */
@@ -11,7 +12,9 @@ import type { Database } from '../storage/database.js';
 import { createLeaseHolderId } from '../storage/leases/acquire-lease.js';
 import { holdLease } from '../storage/leases/hold-lease.js';
 import type { WatchDefinition } from './load-watches.js';
+import { hasPendingChecks } from './record-check.js';
 import { type CycleDeps, runCycle } from './run-cycle.js';
+import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
 import { SYSTEM_CLOCK } from './watch-clock.js';
 import { beginCycle, latestCycle, type WatchCycle } from './watch-store.js';
 
@@ -96,7 +99,16 @@ export function startWatches(options: StartWatchesOptions): RunningWatches {
         while (!signal.aborted) {
           const next = await dueCycle(db, watch, clock.now());
           if ('waitMs' in next) {
-            await clock.sleep(next.waitMs, signal);
+            // Between cycles, the RUNNING checks of the last one are settled as their finished jobs arrive.
+            const pending = await hasPendingChecks(db, watch.name);
+            if (pending) {
+              const nowIso = new Date(clock.now()).toISOString();
+              await settlePendingChecks(db, watch, { nowIso, logger: log });
+            }
+            await clock.sleep(
+              pending ? Math.min(next.waitMs, PENDING_CHECK_INTERVAL_MS) : next.waitMs,
+              signal,
+            );
             continue;
           }
           const summary = await runCycle(watch, next.cycle, options, { spread: true, signal });

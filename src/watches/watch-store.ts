@@ -1,14 +1,10 @@
 /**
- * The watches' tables (migration 014): watch_cycles, watch_rows and watch_changes. A row's check is
- * recorded in one transaction (its new state, the changes found, their outbox events, the cycle's counts),
- * and only if the row was not already checked in that cycle, so that no row counts twice in a cycle
- * whatever process checked it.
+ * The watches' tables (migrations 014, 018): watch_cycles, watch_rows and watch_changes: the cycles, which
+ * rows a cycle has checked, the changes found, and the totals. Recording a check is record-check.ts.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../storage/database.js';
-import { recordChangeEvents } from '../storage/job-store/record-outbox-events.js';
 import type { WatchChangesTable, WatchCyclesTable } from '../storage/tables/watch-tables.js';
-import type { Observation, WatchState } from './observe-answer.js';
 
 /** A cycle as stored. */
 export type WatchCycle = Selectable<WatchCyclesTable>;
@@ -26,6 +22,20 @@ export async function latestCycle(db: Kysely<Database>, watch: string): Promise<
     .where('watch', '=', watch)
     .orderBy('cycle', 'desc')
     .limit(1)
+    .executeTakeFirst();
+}
+
+/** Cycle `cycle` of the watch, if begun. */
+export async function getCycle(
+  db: Kysely<Database>,
+  watch: string,
+  cycle: number,
+): Promise<WatchCycle | undefined> {
+  return db
+    .selectFrom('watch_cycles')
+    .selectAll()
+    .where('watch', '=', watch)
+    .where('cycle', '=', cycle)
     .executeTakeFirst();
 }
 
@@ -143,136 +153,6 @@ export async function keysCheckedIn(
     for (const row of rows) done.add(row.row_key);
   }
   return done;
-}
-
-/** One check to record. */
-export interface CheckRecord {
-  readonly watch: string;
-  readonly cycle: number;
-  readonly rowKey: string;
-  readonly customFields: Readonly<Record<string, unknown>>;
-  readonly jobId: string | undefined;
-  /** What the answer cost, in millionths of a dollar. */
-  readonly usdMicros: number;
-  readonly nowIso: string;
-}
-
-/** What recording a check came to. */
-export type CheckOutcome =
-  | { readonly recorded: false }
-  | { readonly recorded: true; readonly baseline: boolean; readonly changes: readonly WatchChange[] };
-
-/**
- * Records a check of a row in one transaction: `observe` gets the row's last state and says what the
- * answer changes. Nothing is written when the row was already checked in this cycle (another process,
- * or a run before a crash, got there first).
- */
-export async function recordCheck(
-  db: Kysely<Database>,
-  input: CheckRecord,
-  observe: (previous: WatchState | undefined) => Observation,
-): Promise<CheckOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('watch_rows')
-      .select(['state', 'checked_cycle'])
-      .where('watch', '=', input.watch)
-      .where('row_key', '=', input.rowKey)
-      .executeTakeFirst();
-    if (existing !== undefined && existing.checked_cycle >= input.cycle) return { recorded: false };
-    const previous =
-      existing?.state === null || existing?.state === undefined
-        ? undefined
-        : (JSON.parse(existing.state) as WatchState);
-    const observation = observe(previous);
-    const state =
-      observation.state === undefined ? (existing?.state ?? null) : JSON.stringify(observation.state);
-    const customFields = JSON.stringify(input.customFields);
-    const conditional = await trx
-      .insertInto('watch_rows')
-      .values({
-        watch: input.watch,
-        row_key: input.rowKey,
-        custom_fields: customFields,
-        state,
-        checked_cycle: input.cycle,
-        checked_at: input.nowIso,
-        job_id: input.jobId ?? null,
-        first_seen_at: input.nowIso,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['watch', 'row_key'])
-          .doUpdateSet({
-            custom_fields: customFields,
-            state,
-            checked_cycle: input.cycle,
-            checked_at: input.nowIso,
-            job_id: input.jobId ?? null,
-          })
-          .where('watch_rows.checked_cycle', '<', input.cycle),
-      )
-      .executeTakeFirst();
-    if (Number(conditional.numInsertedOrUpdatedRows ?? 0n) === 0) return { recorded: false };
-    const changes: WatchChange[] = [];
-    if (observation.changes.length > 0 && input.jobId !== undefined) {
-      const inserted = await trx
-        .insertInto('watch_changes')
-        .values(
-          observation.changes.map((change) => ({
-            watch: input.watch,
-            row_key: input.rowKey,
-            cycle: input.cycle,
-            change: change.change,
-            change_key: change.changeKey,
-            custom_fields: customFields,
-            before: change.before === null ? null : JSON.stringify(change.before),
-            after: JSON.stringify(change.after),
-            detected_at: input.nowIso,
-            job_id: input.jobId!,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['watch', 'row_key', 'cycle', 'change_key']).doNothing())
-        .returningAll()
-        .execute();
-      changes.push(...inserted);
-      await recordChangeEvents(
-        trx,
-        inserted.map((row) => row.id),
-        input.nowIso,
-      );
-    }
-    await trx
-      .updateTable('watch_cycles')
-      .set((eb) => ({
-        checked: eb('checked', '+', 1),
-        baseline: eb('baseline', '+', observation.baseline ? 1 : 0),
-        changes: eb('changes', '+', changes.length),
-        usd_micros: eb('usd_micros', '+', input.usdMicros),
-        updated_at: input.nowIso,
-      }))
-      .where('watch', '=', input.watch)
-      .where('cycle', '=', input.cycle)
-      .execute();
-    return { recorded: true, baseline: observation.baseline, changes };
-  });
-}
-
-/** Adds what a check cost when it could not be recorded as a check (an answer that was not a job). */
-export async function addCycleSpend(
-  db: Kysely<Database>,
-  watch: string,
-  cycle: number,
-  usdMicros: number,
-  nowIso: string,
-): Promise<void> {
-  if (usdMicros === 0) return;
-  await db
-    .updateTable('watch_cycles')
-    .set((eb) => ({ usd_micros: eb('usd_micros', '+', usdMicros), updated_at: nowIso }))
-    .where('watch', '=', watch)
-    .where('cycle', '=', cycle)
-    .execute();
 }
 
 /** The changes of `watch` detected at or after `sinceIso`, oldest first. */

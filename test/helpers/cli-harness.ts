@@ -15,7 +15,13 @@ export interface CliRun {
 /** Runs `hooksync <argv>` with the given environment and stdin text. */
 export async function runCliCaptured(
   argv: readonly string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string; shutdown?: Promise<string> } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    shutdown?: Promise<string>;
+    /** Run as on a terminal (progress drawn on stderr); default false. */
+    interactive?: boolean;
+  } = {},
 ): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -28,7 +34,7 @@ export async function runCliCaptured(
     stdin: Readable.from([options.stdin ?? '']),
     stdout,
     stderr,
-    interactive: false,
+    interactive: options.interactive ?? false,
     setExitCode: () => {},
     shutdown: options.shutdown ?? new Promise<string>(() => {}),
     storeWorkerUrl: BUILT_STORE_WORKER,

@@ -39,6 +39,8 @@ export interface WatchRowsTable {
   checked_at: string;
   job_id: string | null;
   first_seen_at: string;
+  /** The job of the latest check while its answer was RUNNING, until its finished copy is observed (018). */
+  pending_job_id: string | null;
 }
 
 /** A change a watch found. */

@@ -52,6 +52,8 @@ export interface WatchHarness {
   readonly dir: string;
   readonly sim: Simulator;
   readonly database: HooksyncDatabase;
+  /** Where the database is, for a receiver sharing it. */
+  readonly databaseUrl: string;
   readonly clock: FakeClock;
   readonly logs: string[];
   deps(overrides?: Partial<CycleDeps>): CycleDeps;
@@ -63,6 +65,8 @@ export interface WatchHarness {
 export async function createWatchHarness(
   dialect: Dialect,
   simOptions: SimulatorOptions = {},
+  /** The key the client sends (default the simulator's own). */
+  apiKey?: string,
 ): Promise<WatchHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'hooksync-watches-'));
   const sim = await createSimulator({
@@ -77,7 +81,7 @@ export async function createWatchHarness(
   const store = createJobStore({ database, logger });
   const client = createClient({
     baseUrl: sim.url,
-    apiKey: sim.apiKey,
+    apiKey: apiKey ?? sim.apiKey,
     logger,
     rateLimit: { perInterval: 1000, intervalSeconds: 1 },
   });
@@ -87,6 +91,7 @@ export async function createWatchHarness(
     dir,
     sim,
     database,
+    databaseUrl: url.url,
     clock,
     logs,
     deps: (overrides = {}) => ({

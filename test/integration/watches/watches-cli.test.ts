@@ -105,7 +105,12 @@ describe('hooksync watches', () => {
       { professional_email: EMAILS[1]! },
       { job_change_status: 'moved', company_domain: 'new.io', company_name: 'New', title: 'CRO' },
     );
-    const second = await runCliCaptured(['watches', 'run', 'champions', '--json'], { env });
+    // On a terminal the run draws its progress on stderr; the summary stays on stdout.
+    const second = await runCliCaptured(['watches', 'run', 'champions', '--json'], {
+      env,
+      interactive: true,
+    });
+    expect(second.stderr).toMatch(/\rchampions: [1-3]\/3 checked, \$0\.0[246]/);
     expect(JSON.parse(second.stdout)).toMatchObject({
       cycle: 2,
       checked: 3,
@@ -121,8 +126,16 @@ describe('hooksync watches', () => {
       rows: 3,
       checked: 3,
       changes: 1,
+      usd: 0.06,
       running: false,
     });
+    // The next check is when the 30-day period of the latest cycle ends.
+    const entry = JSON.parse(listed.stdout).watches[0];
+    expect(Date.parse(entry.next_check) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const text = await runCliCaptured(['watches', 'list'], { env });
+    expect(text.stdout).toContain(
+      'champions  job-change  every 2592000s  cycle 2: 3/3 checked, 1 changes, $0.06 spent; next check',
+    );
 
     const changes = await runCliCaptured(['watches', 'changes', 'champions', '--since', '7d', '--json'], {
       env,
@@ -136,6 +149,12 @@ describe('hooksync watches', () => {
       after: { status: 'moved', company_domain: 'new.io', company_name: 'New', title: 'CRO' },
     });
     expect(shown[0].key).toMatch(/^[0-9a-f]{64}$/);
+    expect(Date.now() - Date.parse(shown[0].detected_at)).toBeLessThan(7 * 86_400_000);
+    // --since leaves out what was found before the span.
+    const none = await runCliCaptured(['watches', 'changes', 'champions', '--since', '0s', '--json'], {
+      env,
+    });
+    expect(JSON.parse(none.stdout).changes).toEqual([]);
 
     const template = join(dir, 'movers.json');
     await writeFile(

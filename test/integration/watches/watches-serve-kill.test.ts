@@ -1,26 +1,31 @@
 /**
- * The real `hooksync serve` running a watch, killed with SIGKILL mid-cycle and started again: the cycle is
- * taken up where it stood (once the dead process's lease has expired), every row is checked in it, and no
- * row is sent twice in it but the few that were in flight.
+ * The real `hooksync serve` running a watch, killed with SIGKILL mid-cycle and started again, on SQLite and
+ * (with TEST_DATABASE_URL) Postgres: the cycle is taken up where it stood (once the dead process's lease has
+ * expired), every row is checked in it, and no row is sent twice in it but the few that were in flight.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
 import { DEFAULT_WATCH_CONCURRENCY } from '../../../src/watches/run-cycle.js';
+import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
+import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import { contactsCsv } from './watch-harness.js';
 
 const ROWS = 8;
 const fixture = useServeFixture('hooksync-watch-kill-');
 let sim: Simulator;
+let dbUrl: { url: string; drop: () => Promise<void> } | undefined;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sim = await createSimulator({ seed: 11 });
 });
-afterAll(async () => {
+afterEach(async () => {
   await sim?.close();
+  await dbUrl?.drop();
+  dbUrl = undefined;
 });
 
 async function until(
@@ -35,7 +40,14 @@ async function until(
   }
 }
 
-describe('hooksync serve running a watch, killed', () => {
+const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+if (!TEST_DATABASE_URL) {
+  describe(pgSuiteName('hooksync serve running a watch on postgres, killed'), () =>
+    it.skip('needs TEST_DATABASE_URL'),
+  );
+}
+
+describe.each(DIALECTS)('hooksync serve running a watch on %s, killed', (dialect) => {
   it('takes the cycle up after SIGKILL: every row checked once, at most the in-flight few twice', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => [`p${i}.person@acme.com`, `003K${i}`] as const);
     writeFileSync(join(fixture.dir, 'contacts.csv'), contactsCsv(rows));
@@ -55,7 +67,8 @@ describe('hooksync serve running a watch, killed', () => {
         ],
       }),
     );
-    const databaseUrl = join(fixture.dir, 'watch.db');
+    dbUrl = await createDatabaseUrl(dialect);
+    const databaseUrl = dbUrl.url;
     const env = {
       HOOKSYNC_DATABASE_URL: databaseUrl,
       HOOKSYNC_JWKS_URL: fixture.jwks.url,

@@ -18,10 +18,11 @@ import { renderWatches } from '../../../src/server/status-page/render-watches.js
 import { purgeOlderThan } from '../../../src/storage/purge-older-than.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
+import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
 import { dueCycle, startWatches } from '../../../src/watches/start-watches.js';
 import { registerWatchMetrics } from '../../../src/watches/watch-metrics.js';
-import { listChanges } from '../../../src/watches/watch-store.js';
-import type { Dialect } from '../../helpers/receiver-harness.js';
+import { getCycle, listChanges } from '../../../src/watches/watch-store.js';
+import { type Dialect, type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import {
   createWebhookSecret,
   startStandardWebhookConsumer,
@@ -75,14 +76,17 @@ export function defineWatchesSuite(dialect: Dialect): void {
   });
 
   const contact = (i: number) => ({ professional_email: EMAILS[i]! });
-  const cycle = async (watch: WatchDefinition, spread = true): Promise<CycleSummary> => {
+  const cycle = async (watch: WatchDefinition, spread = true, webhookUrl?: string): Promise<CycleSummary> => {
     let next = await dueCycle(h.database.db, watch, h.clock.now());
     if ('waitMs' in next) {
       h.clock.advance(next.waitMs);
       next = await dueCycle(h.database.db, watch, h.clock.now());
     }
     if ('waitMs' in next) throw new Error('no cycle due');
-    return runCycle(watch, next.cycle, h.deps(), { spread, signal: new AbortController().signal });
+    return runCycle(watch, next.cycle, h.deps({ webhookUrl }), {
+      spread,
+      signal: new AbortController().signal,
+    });
   };
   const championsWatch = async (extra: Record<string, unknown> = {}) => {
     await h.write('contacts.csv', contactsCsv(ROWS));
@@ -253,6 +257,33 @@ export function defineWatchesSuite(dialect: Dialect): void {
     expect(h.clock.sleeps).toEqual([10_000, 10_000, 10_000, 10_000]);
   }, 60_000);
 
+  it('says once, with the numbers, that a cycle cannot finish in its period at the rate', async () => {
+    const watch = await championsWatch({ every: '10s' });
+    const next = await dueCycle(h.database.db, watch, h.clock.now());
+    if (!('cycle' in next)) throw new Error('no cycle due');
+    // One check a minute: five rows take five minutes, the period is ten seconds.
+    const slow = h.deps({ rate: { requests: 1, perMs: 60_000 } });
+    const interrupt = new AbortController();
+    const first = await runCycle(watch, next.cycle, slow, {
+      spread: true,
+      signal: interrupt.signal,
+      onProgress: () => interrupt.abort(),
+    });
+    expect(first.finished).toBe(false);
+    // Taken up again (by this process or another), the cycle does not say it again.
+    const again = await runCycle(watch, next.cycle, slow, {
+      spread: true,
+      signal: new AbortController().signal,
+    });
+    expect(again).toMatchObject({ checked: 5, stopped: null, finished: true });
+    const said = h.logs.filter((line) => line.includes('longer than the'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      'watch \\"champions\\": 5 rows at 1 per 60s take 5 min, longer than the 0 min left of its period',
+    );
+    expect(JSON.parse(said[0]!)).toMatchObject({ rows: 5, rate: '1/60s', need_ms: 300_000, left_ms: 10_000 });
+  }, 60_000);
+
   it('re-reads its source: rows added are checked in the running cycle, rows removed no longer', async () => {
     const watch = await championsWatch({ every: '50s' });
     let added = false;
@@ -297,6 +328,46 @@ export function defineWatchesSuite(dialect: Dialect): void {
     const first = await cycle(watch, false);
     expect(first).toMatchObject({ checked: 2, stopped: 'quota', finished: true });
     expect(h.logs.join('')).toContain('watch \\"champions\\": the account is out of quota');
+  }, 60_000);
+
+  it('reserves again, when it takes a cycle up, what its pending RUNNING checks may cost', async () => {
+    await h.close();
+    // Job Change answers RUNNING and does not finish during the test: no answer ever says a price.
+    h = await createWatchHarness(dialect, { asyncMs: 600_000 });
+    const watch = await championsWatch({ max_usd_per_cycle: 0.05 });
+    const next = await dueCycle(h.database.db, watch, h.clock.now());
+    if (!('cycle' in next)) throw new Error('no cycle due');
+    // Never priced, the first check reserves the whole limit and goes alone; the run stops after it.
+    const interrupt = new AbortController();
+    const first = await runCycle(watch, next.cycle, h.deps(), {
+      spread: false,
+      signal: interrupt.signal,
+      onProgress: () => interrupt.abort(),
+    });
+    expect(first).toMatchObject({ checked: 1, stopped: 'interrupted', finished: false });
+    expect(h.sim.jobs()).toHaveLength(1);
+    // Taken up again, the pending check holds the limit: nothing more is sent in this cycle.
+    const again = await runCycle(watch, next.cycle, h.deps(), {
+      spread: false,
+      signal: new AbortController().signal,
+    });
+    expect(again).toMatchObject({ cycle: 1, checked: 1, stopped: 'max_usd', finished: true });
+    expect(h.sim.jobs()).toHaveLength(1);
+  }, 60_000);
+
+  it('pauses until the next cycle when the key is refused, naming its variable', async () => {
+    await h.close();
+    h = await createWatchHarness(dialect, {}, 'not-a-key-of-this-account');
+    const watch = await championsWatch();
+    const first = await cycle(watch, false);
+    expect(first).toMatchObject({ checked: 0, stopped: 'auth', finished: true });
+    const warnings = h.logs.filter((line) => line.includes('the service refused the key'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('watch \\"champions\\": the service refused the key in HOOKSYNC_API_KEY');
+    expect(h.sim.jobs()).toHaveLength(0);
+    // The next cycle tries again.
+    const second = await cycle(watch, false);
+    expect(second).toMatchObject({ cycle: 2, stopped: 'auth' });
   }, 60_000);
 
   it('writes one outbox event per change for destinations that take watch_change', async () => {
@@ -374,6 +445,128 @@ export function defineWatchesSuite(dialect: Dialect): void {
       await dispatcher.stop();
       await consumer.close();
     }
+  }, 60_000);
+
+  describe('when the service answers RUNNING', () => {
+    let receiver: ReceiverHarness;
+    beforeEach(async () => {
+      await h.close();
+      // Job Change answers RUNNING and finishes 200 ms later; its callback reaches a real receiver that
+      // stores the finished job in the watch's database.
+      h = await createWatchHarness(dialect, { asyncMs: 200 });
+      receiver = await startHarness(dialect, {
+        databaseUrl: h.databaseUrl,
+        env: { HOOKSYNC_JWKS_URL: h.sim.jwksUrl },
+        receiver: { now: Date.now },
+      });
+    }, 60_000);
+    afterEach(async () => {
+      await receiver?.close();
+    });
+    const storedFinished = async (count: number): Promise<void> => {
+      await h.sim.waitForDeliveries({ count, timeoutMs: 15_000 });
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const rows = await h.database.db
+          .selectFrom('jobs')
+          .select('job_id')
+          .where('status', '=', 'SUCCEEDED')
+          .execute();
+        if (rows.length >= count) return;
+        if (Date.now() > deadline) throw new Error(`${rows.length} of ${count} finished jobs stored`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const settle = (watch: WatchDefinition) =>
+      settlePendingChecks(h.database.db, watch, {
+        nowIso: new Date(h.clock.now()).toISOString(),
+        logger: pino({ level: 'silent' }),
+      });
+
+    it('observes the finished job once it is stored: the baseline, then the change, each once', async () => {
+      const watch = await championsWatch();
+      for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'no_change' });
+      const webhookUrl = `${receiver.url}/webhooks`;
+      const first = await cycle(watch, false, webhookUrl);
+      // Each row is checked (not sent again this cycle); what it found is not known yet.
+      expect(first).toMatchObject({ cycle: 1, checked: 5, stopped: null, finished: true });
+      expect(h.sim.jobs().every((job) => job.status === 'RUNNING' || job.status === 'SUCCEEDED')).toBe(true);
+      await storedFinished(5);
+      const settled = await settle(watch);
+      expect(settled.length + first.baseline).toBe(5);
+      expect(await getCycle(h.database.db, 'champions', 1)).toMatchObject({
+        checked: 5,
+        baseline: 5,
+        changes: 0,
+      });
+      expect(Number((await getCycle(h.database.db, 'champions', 1))!.usd_micros)).toBe(100_000);
+      const states = await h.database.db
+        .selectFrom('watch_rows')
+        .select(['state', 'pending_job_id'])
+        .execute();
+      expect(states.every((row) => row.pending_job_id === null && row.state !== null)).toBe(true);
+
+      h.sim.setJobChange(contact(2), {
+        job_change_status: 'moved',
+        company_domain: 'z.com',
+        company_name: 'Z',
+        title: 'VP',
+      });
+      const second = await cycle(watch, false, webhookUrl);
+      expect(second).toMatchObject({ cycle: 2, checked: 5, baseline: 0 });
+      await storedFinished(10);
+      await settle(watch);
+      // Settled already: a second reading changes nothing.
+      expect(await settle(watch)).toEqual([]);
+      expect(await getCycle(h.database.db, 'champions', 2)).toMatchObject({ checked: 5, changes: 1 });
+      const changes = await listChanges(h.database.db, 'champions', undefined);
+      expect(changes).toHaveLength(1);
+      expect(changes[0]).toMatchObject({ cycle: 2, change: 'moved' });
+      expect(JSON.parse(changes[0]!.custom_fields)).toEqual({ sf_id: '003A2' });
+      expect(JSON.parse(changes[0]!.after)).toMatchObject({ status: 'moved', company_domain: 'z.com' });
+    }, 90_000);
+
+    it("holds a RUNNING check's reservation until its finished job says what it cost", async () => {
+      // A check costs $0.02: against $0.05, the first (never priced) goes alone; once its finished job
+      // says $0.02, one more fits, and no third.
+      const watch = await championsWatch({ max_usd_per_cycle: 0.05, every: '1d' });
+      const summary = await cycle(watch, true, `${receiver.url}/webhooks`);
+      expect(summary).toMatchObject({ cycle: 1, checked: 2, stopped: 'max_usd', finished: true });
+      expect(summary.usd).toBeCloseTo(0.04, 6);
+      expect(h.sim.jobs()).toHaveLength(2);
+      expect(1000 - h.sim.balanceUsd()).toBeLessThanOrEqual(0.05);
+      expect(h.logs.join('')).toContain('max_usd_per_cycle 0.05 reached ($0.04 spent)');
+    }, 90_000);
+  });
+
+  it('hands a watch over to the other replica when the one running it stops', async () => {
+    const watch = await championsWatch();
+    const finishedCycles = async () =>
+      (
+        await h.database.db
+          .selectFrom('watch_cycles')
+          .select('cycle')
+          .where('finished_at', 'is not', null)
+          .execute()
+      ).length;
+    const until = async (count: number) => {
+      const deadline = Date.now() + 30_000;
+      while ((await finishedCycles()) < count) {
+        if (Date.now() > deadline) throw new Error(`fewer than ${count} cycles finished`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    await until(1);
+    // b starts while a holds the lease: it waits, then takes the watch over when a stops.
+    const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
+    await a.close();
+    const handedOver = await finishedCycles();
+    await until(handedOver + 2);
+    await b.close();
+    const cycles = await h.database.db.selectFrom('watch_cycles').selectAll().orderBy('cycle').execute();
+    for (const c of cycles.filter((row) => row.finished_at !== null)) expect(c.checked).toBe(5);
+    expect(h.sim.jobs()).toHaveLength(cycles.reduce((sum, c) => sum + c.checked, 0));
   }, 60_000);
 
   it('runs a watch on one replica at a time: every row once per cycle', async () => {

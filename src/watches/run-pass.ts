@@ -1,0 +1,118 @@
+/**
+ * One pass of a cycle over its source: the rows not checked in the cycle yet, a few in flight at once,
+ * spread evenly over what is left of the period (with R rows left and T left of the period, the next check
+ * is T/(R+1) after this one) or at once, each admitted by the cycle's budget before it is sent.
+ */
+import type { Kysely } from 'kysely';
+import type { RequestPlan } from '../launch/build-request.js';
+import type { Reservation } from '../launch/spend-budget.js';
+import type { Database } from '../storage/database.js';
+import type { BuiltRow } from './check-row.js';
+import type { CycleBudget } from './cycle-budget.js';
+import type { WatchDefinition } from './load-watches.js';
+import { PENDING_CHECK_INTERVAL_MS } from './settle-pending.js';
+import type { WatchClock } from './watch-clock.js';
+import { keysCheckedIn } from './watch-store.js';
+import { batches, watchedRows } from './watched-rows.js';
+
+/** What a pass needs from its cycle. */
+export interface PassContext {
+  readonly watch: WatchDefinition;
+  readonly cycle: number;
+  readonly db: Kysely<Database>;
+  readonly clock: WatchClock;
+  readonly plan: RequestPlan;
+  readonly concurrency: number;
+  /** Spread the checks over what is left of the period; false: as fast as the rate allows. */
+  readonly spread: boolean;
+  readonly endsAtMs: number;
+  /** Aborted when the cycle stops or a check fails: no check starts after it. */
+  readonly halt: AbortController;
+  readonly budget: CycleBudget | undefined;
+  stopped(): boolean;
+  /** Nothing more fits in the budget: the cycle is paused until the next one. */
+  stopForBudget(): void;
+  /** Settles pending checks whose finished job is stored (forced: whatever the interval); true if any was. */
+  settle(force: boolean): Promise<boolean>;
+  check(row: BuiltRow, reservation: Reservation | undefined): Promise<void>;
+  progress(done: number, total: number): void;
+}
+
+/** Checks the rows of the source not yet checked in the cycle; resolves how many were started. */
+export async function runPass(ctx: PassContext, pending: number): Promise<number> {
+  const { clock, budget } = ctx;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  let started = 0;
+  let remaining = pending;
+  let nextAt = clock.now();
+
+  /** The row's reservation (undefined without a budget); null when the cycle stops instead. */
+  const admit = async (row: BuiltRow): Promise<Reservation | undefined | null> => {
+    if (budget === undefined) return undefined;
+    while (!ctx.stopped()) {
+      const reservation = budget.tryReserve(row.request);
+      if (reservation !== undefined) return reservation;
+      // A RUNNING check's finished job may have said a price lower than its reservation.
+      if (await ctx.settle(inFlight.size === 0)) continue;
+      if (inFlight.size > 0) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      // Spread over the period, there is time to wait for the held checks' finished jobs.
+      const leftMs = ctx.endsAtMs - clock.now();
+      if (budget.held > 0 && ctx.spread && leftMs > 0) {
+        if (!(await clock.sleep(Math.min(PENDING_CHECK_INTERVAL_MS, leftMs), ctx.halt.signal))) return null;
+        continue;
+      }
+      ctx.stopForBudget();
+    }
+    return null;
+  };
+
+  const source = watchedRows(ctx.watch, ctx.plan);
+  try {
+    for await (const batch of batches(source)) {
+      if (ctx.stopped()) break;
+      const keys = batch.map((row) => row.key);
+      const done = await keysCheckedIn(ctx.db, ctx.watch.name, ctx.cycle, keys);
+      for (const row of batch) {
+        if (ctx.stopped() || failure !== undefined) break;
+        if (done.has(row.key)) continue;
+        if (ctx.spread && nextAt > clock.now()) {
+          if (!(await clock.sleep(nextAt - clock.now(), ctx.halt.signal))) break;
+        }
+        while (inFlight.size >= ctx.concurrency) await Promise.race(inFlight);
+        await ctx.settle(false);
+        const reservation = await admit(row);
+        if (reservation === null || ctx.stopped()) {
+          reservation?.release();
+          break;
+        }
+        const running: Promise<void> = ctx
+          .check(row, reservation)
+          .catch((error: unknown) => {
+            failure ??= error;
+            ctx.halt.abort();
+          })
+          .finally(() => {
+            inFlight.delete(running);
+            ctx.progress(started - inFlight.size, pending);
+          });
+        inFlight.add(running);
+        started += 1;
+        remaining = Math.max(0, remaining - 1);
+        if (ctx.spread) {
+          const now = clock.now();
+          nextAt = now + Math.max(0, ctx.endsAtMs - now) / (remaining + 1);
+        }
+      }
+      if (failure !== undefined) break;
+    }
+  } finally {
+    await Promise.allSettled(inFlight);
+    await source.return(undefined);
+  }
+  if (failure !== undefined) throw failure;
+  return started;
+}
