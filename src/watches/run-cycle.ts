@@ -16,6 +16,7 @@ import { type Reservation, SpendBudget } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
 import type { WatchDefinition } from './load-watches.js';
 import { observeAnswer } from './observe-answer.js';
+import { WatchSourceError } from './sources/crm-source.js';
 import type { WatchClock } from './watch-clock.js';
 import { planForCycle } from './watch-plan.js';
 import {
@@ -28,7 +29,14 @@ import {
   setCycleRows,
   type WatchCycle,
 } from './watch-store.js';
-import { batches, countSource, type SourceCount, type WatchedRow, watchedRows } from './watched-rows.js';
+import {
+  batches,
+  countSource,
+  type SourceCount,
+  sourceName,
+  type WatchedRow,
+  watchedRows,
+} from './watched-rows.js';
 
 /** Checks in flight at once for one watch: enough to keep the pacer busy at the full rate. */
 export const DEFAULT_WATCH_CONCURRENCY = 4;
@@ -208,7 +216,7 @@ export async function runCycle(
     let started = 0;
     let remaining = pending;
     let nextAt = clock.now();
-    const source = watchedRows(watch, plan);
+    const source = watchedRows(watch, plan, db);
     try {
       for await (const batch of batches(source)) {
         if (stopped !== null) break;
@@ -263,6 +271,10 @@ export async function runCycle(
         }
         if (failure !== undefined) break;
       }
+    } catch (error) {
+      // A CRM that fails between two readings stops the cycle as a failed reading does (below).
+      if (!(error instanceof WatchSourceError)) throw error;
+      stop('source', `watch "${watch.name}": its source ${error.message}; paused until the next cycle`);
     } finally {
       await Promise.allSettled(inFlight);
       await source.return(undefined);
@@ -280,7 +292,9 @@ export async function runCycle(
         if (error instanceof StorageError) throw error;
         stop(
           'source',
-          `watch "${watch.name}": its source ${watch.source.file} cannot be read (${describe(error)}); paused until the next cycle`,
+          error instanceof WatchSourceError
+            ? `watch "${watch.name}": its source ${error.message}; paused until the next cycle`
+            : `watch "${watch.name}": its source ${sourceName(watch)} cannot be read (${describe(error)}); paused until the next cycle`,
         );
         break;
       }

@@ -10,7 +10,7 @@ import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm
 import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace } from '../shared-pace.js';
 import { createHubSpotAdapter } from './hubspot-adapter.js';
 import {
@@ -20,6 +20,7 @@ import {
   SEARCH_RATE,
 } from './hubspot-client.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
+import { createHubSpotContactReader } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
 import { setupPortal as setUpPortal } from './setup-portal.js';
 
@@ -95,10 +96,28 @@ function createHubSpotDestination(
   return { ...destination, setupPortal };
 }
 
+/** A watch's reader of the portal's contacts: its own client, on the destination's shared pace. */
+function contactReaderOf(config: HubSpotDestinationConfig, secrets: readonly string[]) {
+  return createHubSpotContactReader((deps: ContactReaderDeps) =>
+    createHubSpotClient({
+      baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
+      token: secrets[0]!,
+      tokenEnv: config.token.env,
+      fetch: deps.fetch,
+      pace: createSharedPace(deps.db, config.name, config.rate, deps.now),
+      searchPace: new RollingWindow(SEARCH_RATE, deps.now),
+      now: deps.now,
+      // A watch's reads are not the destination's writes: they are not in its api_calls counter.
+      counter: { call() {}, rateLimited() {}, dailyRemaining() {} },
+    }),
+  );
+}
+
 /** The `hubspot` destination type. */
 export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   type: 'hubspot',
   schema: hubspotSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, HUBSPOT_BATCH_LIMIT),
   create: createHubSpotDestination,
+  contactReader: contactReaderOf,
 };

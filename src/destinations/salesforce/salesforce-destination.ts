@@ -9,8 +9,9 @@ import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import type { RecordShape } from '../crm/map-records.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { type LeadFields, leadFieldsOf } from './lead-fields.js';
+import { createSalesforceContactReader } from './query-contacts.js';
 import { createSalesforceAdapter } from './salesforce-adapter.js';
 import { createSalesforceAuth, type SalesforceCredentials } from './salesforce-auth.js';
 import { createSalesforceClient } from './salesforce-client.js';
@@ -121,12 +122,43 @@ function createSalesforceDestination(
   });
 }
 
+/** A watch's reader of the org's Contacts: its own session and client, within the same `max_share`. */
+function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly string[]) {
+  const source = credentialSources(config);
+  const clientFor = (deps: ContactReaderDeps) => {
+    const auth = createSalesforceAuth({
+      loginUrl: config.login_url,
+      credentials: credentialsOf(secrets),
+      source,
+      fetch: deps.fetch,
+      now: deps.now,
+    });
+    const client = createSalesforceClient({
+      auth,
+      apiVersion: config.api_version,
+      maxShare: config.max_share,
+      credentials: source,
+      fetch: deps.fetch,
+      now: deps.now,
+      // A watch's reads are not the destination's writes: they are not in its api_calls counter.
+      counter: { call() {}, rateLimited() {}, dailyRemaining() {} },
+    });
+    return client;
+  };
+  const linkedin = SALESFORCE_SHAPE.linkedinUrl;
+  return createSalesforceContactReader(clientFor, {
+    accountKey: config.account_key,
+    linkedin: linkedin !== undefined && config.fields[linkedin] !== 'skip' ? linkedin : undefined,
+  });
+}
+
 /** The `salesforce` destination type. */
 export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
   type: 'salesforce',
   schema: salesforceSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, COLLECTION_LIMIT),
   create: createSalesforceDestination,
+  contactReader: contactReaderOf,
   resolveSecrets: (config, env) => {
     const credentials = resolveSalesforceCredentials(config, env);
     return credentials.grant === 'client_credentials'
