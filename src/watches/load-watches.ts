@@ -87,11 +87,25 @@ const everySchema = z.string().transform((text, ctx) => {
 const hubspotSourceSchema = z.strictObject({
   destination: z.string().min(1),
   filter: z
-    .record(
-      z.string().regex(HUBSPOT_PROPERTY_NAME, 'must be a HubSpot property name'),
-      z.union([z.string().trim().min(1), z.number(), z.boolean()]).transform(String),
-    )
-    .refine((filter) => Object.keys(filter).length <= MAX_FILTERS, `takes at most ${MAX_FILTERS} properties`)
+    .record(z.string(), z.union([z.string().trim().min(1), z.number(), z.boolean()]).transform(String))
+    .superRefine((filter, ctx) => {
+      const names = Object.keys(filter);
+      const bad = names.find((name) => !HUBSPOT_PROPERTY_NAME.test(name));
+      if (bad !== undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          input: bad,
+          path: [bad],
+          message: 'must be a HubSpot property name',
+        });
+      } else if (names.length > MAX_FILTERS) {
+        ctx.issues.push({
+          code: 'custom',
+          input: filter,
+          message: `takes at most ${MAX_FILTERS} properties`,
+        });
+      }
+    })
     .optional(),
 });
 
