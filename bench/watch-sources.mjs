@@ -8,7 +8,10 @@
  * and 20,000); each child's peak RSS (VmHWM) side by side. A source held whole would grow with the portal;
  * a streamed one stays flat. One contact in 10 has a primary company (1,000 companies).
  *
- * Usage: npm run build && node bench/watch-sources.mjs [--quick]
+ * `--heap-mb N` caps the reader's V8 old space (`--max-old-space-size`): a reader that held the source whole
+ * would run out of heap; one that streams it only collects its garbage sooner.
+ *
+ * Usage: npm run build && node bench/watch-sources.mjs [--quick] [--heap-mb 48]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +27,11 @@ import { startStandInChild } from './lib/hubspot-stand-in.mjs';
 import { runWithPeakRss } from './lib/peak-rss.mjs';
 
 const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, child: { type: 'boolean', default: false } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    child: { type: 'boolean', default: false },
+    'heap-mb': { type: 'string' },
+  },
   allowPositionals: true,
 });
 
@@ -71,9 +78,11 @@ async function main() {
       });
       seeded = size;
       const script = fileURLToPath(import.meta.url);
-      const run = await runWithPeakRss([script, '--child', dir, standIn.url, standIn.token, `p${size}`], {
-        ...process.env,
-      });
+      const heap = values['heap-mb'] === undefined ? [] : [`--max-old-space-size=${values['heap-mb']}`];
+      const run = await runWithPeakRss(
+        [...heap, script, '--child', dir, standIn.url, standIn.token, `p${size}`],
+        { ...process.env },
+      );
       if (run.code !== 0) throw new Error(`child for ${size} contacts exited ${run.code}`);
       const result = JSON.parse(run.stdout.trim().split('\n').at(-1));
       rows.push({ size, ...result, peakMb: run.peakKb / 1024 });

@@ -57,7 +57,11 @@ export function createSalesforceContactReader(
         client.json(queryPageSchema, { method: 'GET', path }, AbortSignal.timeout(READ_TIMEOUT_MS));
       const own = ['Email', 'FirstName', 'LastName', 'Account.Website', `Account.${fields.accountKey}`];
       if (fields.linkedin !== undefined) own.push(fields.linkedin);
-      const wanted = [...new Set(['Id', ...own, ...query.fields])];
+      const asked = ['Id', ...own, ...query.fields];
+      // SOQL refuses a field selected twice, whatever its case; each spelling asked still gets its cell.
+      const wanted = asked.filter(
+        (name, at) => asked.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === at,
+      );
       const where = query.where?.trim();
       let lastId: string | undefined;
       for (;;) {
@@ -78,7 +82,7 @@ export function createSalesforceContactReader(
           const id = valueAt(record, 'Id');
           if (id === undefined) continue;
           const cells: Record<string, string> = {};
-          for (const name of wanted) {
+          for (const name of asked) {
             const value = valueAt(record, name);
             if (value !== undefined) cells[name] = value;
           }

@@ -324,25 +324,26 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       const bo = sf.seed('Contact', { LastName: 'Chen', Email: 'bo.chen@acme.com', AccountId: keyed });
       const cy = sf.seed('Contact', { LastName: 'Diaz', Email: 'cy.diaz@acme.com' });
       sf.seed('Contact', { LastName: 'Other', Email: 'someone@elsewhere.com' });
-      const watch = await salesforceWatch({ carry: { title: 'Title' } });
+      // A field the source reads itself, spelled another way (SOQL is case-insensitive): selected once.
+      const watch = await salesforceWatch({ carry: { title: 'Title', mail: 'email' } });
       expect(await requests(watch)).toEqual([
         {
           professional_email: 'ann.lee@acme.com',
           contact_linkedin: 'https://www.linkedin.com/in/ann-lee',
           contact_full_name: 'Ann Lee',
           company_domain: 'acme.com',
-          custom_fields: { sf_id: ann },
+          custom_fields: { sf_id: ann, mail: 'ann.lee@acme.com' },
         },
         {
           professional_email: 'bo.chen@acme.com',
           contact_full_name: 'Chen',
           company_domain: 'keyed.com',
-          custom_fields: { sf_id: bo },
+          custom_fields: { sf_id: bo, mail: 'bo.chen@acme.com' },
         },
         {
           professional_email: 'cy.diaz@acme.com',
           contact_full_name: 'Diaz',
-          custom_fields: { sf_id: cy },
+          custom_fields: { sf_id: cy, mail: 'cy.diaz@acme.com' },
         },
       ]);
       const emails = ['ann.lee@acme.com', 'bo.chen@acme.com', 'cy.diaz@acme.com', 'di.evans@acme.com'];
@@ -377,10 +378,11 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       const changes = (await listChanges(h.database.db, 'sf-contacts', undefined)).filter(
         (c) => c.change !== 'baseline',
       );
-      expect(changes.map((c) => [c.change, JSON.parse(c.custom_fields)])).toEqual([['left', { sf_id: ann }]]);
+      const carried = { sf_id: ann, mail: 'ann.lee@acme.com' };
+      expect(changes.map((c) => [c.change, JSON.parse(c.custom_fields)])).toEqual([['left', carried]]);
       const events = await changeEvents();
       expect(events).toHaveLength(1);
-      expect(JSON.parse(events[0]!.custom_fields)).toEqual({ sf_id: ann });
+      expect(JSON.parse(events[0]!.custom_fields)).toEqual(carried);
     }, 60_000);
 
     it('pages a query past one chunk, keyed on Id, following nextRecordsUrl within each', async () => {
