@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { destinationNameSchema } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
-import { CrmCounters } from '../crm/crm-counters.js';
+import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
 import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
@@ -17,6 +17,7 @@ import {
   createHubSpotClient,
   DEFAULT_HUBSPOT_BASE_URL,
   HUBSPOT_BATCH_LIMIT,
+  type HubSpotClient,
   SEARCH_RATE,
 } from './hubspot-client.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
@@ -63,22 +64,37 @@ export function syncSettingsOf(config: HubSpotDestinationConfig): SyncSettings {
   );
 }
 
+/** The destination's client: its token, on its pace shared by every process (`deps.db`'s destination_pace). */
+function clientOf(
+  config: HubSpotDestinationConfig,
+  secrets: readonly string[],
+  deps: ContactReaderDeps,
+  counter: CallCounter,
+): HubSpotClient {
+  return createHubSpotClient({
+    baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
+    token: secrets[0]!,
+    tokenEnv: config.token.env,
+    fetch: deps.fetch,
+    pace: createSharedPace(deps.db, config.name, config.rate, deps.now),
+    searchPace: new RollingWindow(SEARCH_RATE, deps.now),
+    now: deps.now,
+    counter,
+  });
+}
+
 function createHubSpotDestination(
   config: HubSpotDestinationConfig,
   secrets: readonly string[],
   deps: DestinationDeps,
 ): HubSpotDestination {
   const counters = new CrmCounters(config.name, deps);
-  const client = createHubSpotClient({
-    baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
-    token: secrets[0]!,
-    tokenEnv: config.token.env,
-    fetch: deps.fetch,
-    pace: createSharedPace(deps.database.db, config.name, config.rate, deps.now),
-    searchPace: new RollingWindow(SEARCH_RATE, deps.now),
-    now: deps.now,
-    counter: counters,
-  });
+  const client = clientOf(
+    config,
+    secrets,
+    { db: deps.database.db, fetch: deps.fetch, now: deps.now },
+    counters,
+  );
   const settings = syncSettingsOf(config);
   const destination = createCrmDestination({
     name: config.name,
@@ -96,21 +112,9 @@ function createHubSpotDestination(
   return { ...destination, setupPortal };
 }
 
-/** A watch's reader of the portal's contacts: its own client, on the destination's shared pace. */
+/** A watch's reader of the portal's contacts: a client of the destination's own, on its shared pace. */
 function contactReaderOf(config: HubSpotDestinationConfig, secrets: readonly string[]) {
-  return createHubSpotContactReader((deps: ContactReaderDeps) =>
-    createHubSpotClient({
-      baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
-      token: secrets[0]!,
-      tokenEnv: config.token.env,
-      fetch: deps.fetch,
-      pace: createSharedPace(deps.db, config.name, config.rate, deps.now),
-      searchPace: new RollingWindow(SEARCH_RATE, deps.now),
-      now: deps.now,
-      // A watch's reads are not the destination's writes: they are not in its api_calls counter.
-      counter: { call() {}, rateLimited() {}, dailyRemaining() {} },
-    }),
-  );
+  return createHubSpotContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED));
 }
 
 /** The `hubspot` destination type. */
