@@ -81,7 +81,7 @@ async function seedMemory(dir, rows, buy) {
   let batch = [];
   let seen = 0;
   await database.db.transaction().execute(async (trx) => {
-    for await (const row of watchedRows(watch, plan)) {
+    for await (const row of watchedRows(watch, plan, database.db)) {
       if (!('key' in row)) continue;
       seen += 1;
       if (seen > rows - buy) break;

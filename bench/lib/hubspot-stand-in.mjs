@@ -24,6 +24,8 @@ export async function startStandInChild(options = {}) {
     token,
     /** `{ calls, rateLimited, records }` so far. */
     summary: () => child.call('summary'),
+    /** Seeds contacts `from`…`from + count - 1` (and `companies` new companies), each `associateEvery`-th under a company. */
+    seedContacts: (payload) => child.call('seedContacts', payload),
     stop: () => child.stop(),
   };
 }
@@ -34,17 +36,22 @@ async function transpiled() {
   const out = join(root, 'test/helpers/hubspot');
   await mkdir(out, { recursive: true });
   await symlink(join(REPO, 'templates'), join(root, 'templates'));
-  for (const file of await readdir(SOURCE)) {
-    if (!file.endsWith('.ts')) continue;
-    const { outputText } = ts.transpileModule(await readFile(join(SOURCE, file), 'utf8'), {
+  const emit = async (from, to) => {
+    const { outputText } = ts.transpileModule(await readFile(from, 'utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,
         target: ts.ScriptTarget.ES2022,
         verbatimModuleSyntax: true,
       },
     });
-    await writeFile(join(out, file.replace(/\.ts$/, '.js')), outputText);
+    await writeFile(to, outputText);
+  };
+  for (const file of await readdir(SOURCE)) {
+    if (!file.endsWith('.ts')) continue;
+    await emit(join(SOURCE, file), join(out, file.replace(/\.ts$/, '.js')));
   }
+  // What the stand-ins share (body reading, JSON, fault rules), imported as ../stand-in-http.js.
+  await emit(join(SOURCE, '../stand-in-http.ts'), join(out, '../stand-in-http.js'));
   return { root, module: pathToFileURL(join(out, 'stand-in.js')).href };
 }
 
@@ -59,6 +66,24 @@ if (process.argv.includes('--child')) {
       standIn = await startHubSpotStandIn(options);
       defineSetUpProperties(standIn);
       return { url: standIn.url, token: standIn.token };
+    },
+    seedContacts({ from = 0, count, companies = 0, associateEvery = 0, lifecycle = 'customer' }) {
+      for (let i = 0; i < companies; i += 1) {
+        standIn.seed('companies', { name: `Company ${i}`, domain: `company${i}.example` });
+      }
+      const companyIds = standIn.records('companies').map((company) => company.id);
+      for (let i = from; i < from + count; i += 1) {
+        const id = standIn.seed('contacts', {
+          email: `contact.${i}@company${i % 500}.example`,
+          firstname: `First${i}`,
+          lastname: `Last${i}`,
+          lifecyclestage: lifecycle,
+        });
+        if (associateEvery > 0 && companyIds.length > 0 && i % associateEvery === 0) {
+          standIn.associatePrimary(id, companyIds[i % companyIds.length]);
+        }
+      }
+      return { contacts: standIn.records('contacts').length };
     },
     summary() {
       const calls = standIn.calls();

@@ -3,8 +3,10 @@
  * hubspot) registered in destination-types.ts: its configuration schema, whether its work comes from the
  * outbox (one event per stored job revision) or from a schedule of its own, and how it delivers.
  */
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Database } from '../storage/database.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { EventChange } from './outbox.js';
 
@@ -102,6 +104,50 @@ export interface DispatchSettings {
   readonly batch?: { readonly size: number; readonly lingerMs: number } | undefined;
 }
 
+/**
+ * Which of a CRM's contacts a watch reads (watches/sources/): HubSpot's property filter (EQ each), or
+ * Salesforce's SOQL WHERE clause; `fields` names further properties (fields) the watch's map and carry read.
+ */
+export interface ContactQuery {
+  readonly filter?: Readonly<Record<string, string>> | undefined;
+  readonly where?: string | undefined;
+  readonly fields: readonly string[];
+}
+
+/**
+ * One contact as a watch's row: its record id, and its cells by the CRM's field names, with the company's
+ * domain as `company_domain` (docs/watches.md).
+ */
+export interface ContactRow {
+  readonly id: string;
+  readonly cells: Readonly<Record<string, string>>;
+}
+
+/** What a contacts reader is built with: the database the destination's shared pace lives in. */
+export interface ContactReaderDeps {
+  readonly db: Kysely<Database>;
+  readonly now: () => number;
+  readonly fetch: typeof globalThis.fetch;
+}
+
+/** A CRM's contacts read page by page, paced and checked as the destination's own calls. */
+export interface ContactReader {
+  /** The carried id's key in custom_fields (`hs_object_id`, `sf_id`). */
+  readonly idKey: string;
+  /** The cells (the CRM's own field names) a watch maps by itself; `company_domain` is always that cell. */
+  readonly columns: {
+    readonly email: string;
+    readonly linkedin: string | undefined;
+    readonly firstName: string;
+    readonly lastName: string;
+  };
+  /**
+   * The contacts `query` selects, streamed, through a client made for this reading (on the destination's
+   * shared pace); throws CrmError when the CRM refuses or cannot be reached.
+   */
+  contacts(query: ContactQuery, deps: ContactReaderDeps): AsyncGenerator<ContactRow>;
+}
+
 /** A destination type: its schema and how to build it from a validated config. */
 export interface DestinationType<C extends DestinationBase> {
   readonly type: string;
@@ -110,6 +156,8 @@ export interface DestinationType<C extends DestinationBase> {
   /** The outbox settings of an event-driven type; undefined for a scheduled one. */
   dispatchSettings?(config: C): DispatchSettings;
   create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
+  /** A CRM type whose contacts a watch can read (`from.<type>`); its problem with `query` checked first. */
+  contactReader?(config: C, secrets: readonly string[]): ContactReader;
   /**
    * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
    * each from the environment or a file) resolves them itself, at load, into the list `create` receives.

@@ -14,7 +14,7 @@ import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
-import type { Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
+import type { ContactReader, Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
 import { DESTINATION_TYPES } from './destination-types.js';
 import { webhookSecretKey } from './sign-standard-webhook.js';
 
@@ -28,6 +28,8 @@ export interface ConfiguredDestination {
   readonly template: string | undefined;
   /** Builds the working destination (secrets are handed over here, never exposed). */
   create(deps: DestinationDeps): Destination;
+  /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
+  readonly contactReader?: ContactReader | undefined;
 }
 
 const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
@@ -153,6 +155,8 @@ export async function parseDestinations(
       dispatch: definition.dispatchSettings?.(visible),
       template: config.template,
       create: (deps) => definition.create(visible, secrets, deps),
+      contactReader:
+        definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
     });
   }
   return configured;

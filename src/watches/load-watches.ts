@@ -2,16 +2,29 @@
  * The watches file (HOOKSYNC_WATCHES or `serve --watches FILE`), validated whole before anything runs, as
  * the destinations file is: a problem is one line naming the watch and the field. `map`, `set` and `carry`
  * are launch's (launch/build-request.ts makes and checks the plan, for a watch as for `hooksync launch`);
- * a relative date in `set` (`-30d`) is written down here and resolved at each cycle (watch-plan.ts).
+ * a relative date in `set` (`-30d`) is written down here and resolved at each cycle (watch-plan.ts). A CRM
+ * source (`from.hubspot`, `from.salesforce`) names a destination of the destinations file, checked here
+ * (sources/crm-source.ts).
  */
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration } from '../config/parse-duration.js';
 import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
+import { HUBSPOT_PROPERTY_NAME, MAX_FILTERS } from '../destinations/hubspot/read-contacts.js';
+import type { ConfiguredDestination } from '../destinations/load-destinations.js';
+import { SOQL_FIELD_NAME } from '../destinations/salesforce/query-contacts.js';
 import { ConfigError } from '../errors.js';
 import type { RequestPlanEntries } from '../launch/build-request.js';
 import { OPERATIONS, type OperationSpec } from '../launch/launch-operations.js';
 import { formatOfPath, INPUT_FORMATS, type InputFormat } from '../launch/read-rows.js';
+import {
+  type CrmSource,
+  type CrmSourceKind,
+  crmEntries,
+  crmReaderFor,
+  fieldsRead,
+} from './sources/crm-source.js';
+import { soqlWhereProblem } from './sources/soql-where.js';
 import { planForCycle } from './watch-plan.js';
 
 /** The least period of a watch: short enough for a test or a demo, never a busy loop. */
@@ -20,12 +33,22 @@ export const MIN_WATCH_EVERY_MS = 10_000;
 /** The operations a watch can repeat: those whose answers can change (a reveal is bought once). */
 export const WATCH_OPERATIONS = ['job-change', 'search'] as const;
 
+/** A file re-read at each cycle (absolute), and its format. */
+export interface FileSource {
+  readonly kind: 'file';
+  readonly file: string;
+  readonly format: InputFormat;
+}
+
+/** Where a watch's rows come from at each pass. */
+export type WatchSource = FileSource | CrmSource;
+
 /** A watch, validated. */
 export interface WatchDefinition {
   readonly name: string;
   readonly operation: OperationSpec;
-  /** The file re-read at each cycle (absolute), and its format. */
-  readonly source: { readonly file: string; readonly format: InputFormat };
+  /** The file, or the CRM's contacts, re-read at each pass of a cycle. */
+  readonly source: WatchSource;
   /** map, set (relative dates as written) and carry, as launch's plan takes them. */
   readonly entries: RequestPlanEntries;
   /** Fields of `set` given as a relative date: field → days before the cycle's day. */
@@ -61,18 +84,73 @@ const everySchema = z.string().transform((text, ctx) => {
   return ms;
 });
 
+const hubspotSourceSchema = z.strictObject({
+  destination: z.string().min(1),
+  filter: z
+    .record(z.string(), z.union([z.string().trim().min(1), z.number(), z.boolean()]).transform(String))
+    .superRefine((filter, ctx) => {
+      const names = Object.keys(filter);
+      const bad = names.find((name) => !HUBSPOT_PROPERTY_NAME.test(name));
+      if (bad !== undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          input: bad,
+          path: [bad],
+          message: 'must be a HubSpot property name',
+        });
+      } else if (names.length > MAX_FILTERS) {
+        ctx.issues.push({
+          code: 'custom',
+          input: filter,
+          message: `takes at most ${MAX_FILTERS} properties`,
+        });
+      }
+    })
+    .optional(),
+});
+
+const salesforceSourceSchema = z.strictObject({
+  destination: z.string().min(1),
+  soql_where: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((text, ctx) => {
+      const problem = soqlWhereProblem(text);
+      if (problem !== undefined) {
+        ctx.issues.push({ code: 'custom', input: text, message: problem });
+        return z.NEVER;
+      }
+      return text;
+    }),
+});
+
+const SOURCE_KINDS = ['file', 'hubspot', 'salesforce'] as const;
+
+const fromSchema = z
+  .strictObject({
+    file: z.string().min(1).optional(),
+    format: z.enum(INPUT_FORMATS).optional(),
+    hubspot: hubspotSourceSchema.optional(),
+    salesforce: salesforceSourceSchema.optional(),
+  })
+  .superRefine((from, ctx) => {
+    const named = SOURCE_KINDS.filter((kind) => from[kind] !== undefined);
+    if (named.length !== 1) {
+      ctx.issues.push({
+        code: 'custom',
+        input: from,
+        message: `must name one source: ${SOURCE_KINDS.join(', ')}${named.length > 1 ? ` (got ${named.join(' and ')})` : ''}`,
+      });
+    } else if (from.format !== undefined && from.file === undefined) {
+      ctx.issues.push({ code: 'custom', input: from, path: ['format'], message: 'applies to a file only' });
+    }
+  });
+
 const watchSchema = z.strictObject({
   name: nameSchema,
   launch: z.enum(WATCH_OPERATIONS),
-  from: z.union([
-    z.strictObject({ file: z.string().min(1), format: z.enum(INPUT_FORMATS).optional() }),
-    z.strictObject({
-      hubspot: z.strictObject({
-        destination: z.string().min(1),
-        filter: z.record(z.string(), z.string()).optional(),
-      }),
-    }),
-  ]),
+  from: fromSchema,
   map: z.record(z.string(), z.string().min(1)).optional(),
   set: z.record(z.string(), z.unknown()).optional(),
   carry: z.record(z.string(), z.string().min(1)).optional(),
@@ -91,7 +169,13 @@ const RELATIVE_DATE = /^-(\d{1,5})d$/;
  */
 export function parseWatches(
   document: unknown,
-  options: { label: string; baseDir: string; nowMs: number },
+  options: {
+    label: string;
+    baseDir: string;
+    nowMs: number;
+    /** The destinations file's destinations, which a CRM source names; undefined when none was given. */
+    destinations?: readonly ConfiguredDestination[] | undefined;
+  },
 ): WatchDefinition[] {
   const { label } = options;
   const top = fileSchema.safeParse(document);
@@ -112,28 +196,62 @@ export function parseWatches(
     const config = parsed.data;
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another watch`);
     seen.add(config.name);
-    if (!('file' in config.from)) {
-      throw new ConfigError(
-        `${where}, field from.hubspot: a HubSpot source is not available in this version; export the contacts to a file and use { "file": … }`,
-      );
-    }
     const relativeDates = new Map<string, number>();
     for (const [field, value] of Object.entries(config.set ?? {})) {
       const match = typeof value === 'string' ? RELATIVE_DATE.exec(value.trim()) : null;
       if (match !== null && /date/.test(field)) relativeDates.set(field, Number(match[1]));
     }
+    const own = {
+      map: Object.entries(config.map ?? {}),
+      set: Object.entries(config.set ?? {}),
+      carry: Object.entries(config.carry ?? {}),
+    };
+    let source: WatchSource;
+    let entries: RequestPlanEntries = own;
+    const { file, hubspot, salesforce } = config.from;
+    if (file !== undefined) {
+      source = {
+        kind: 'file',
+        file: resolve(options.baseDir, file),
+        format: config.from.format ?? formatOfPath(file),
+      };
+    } else {
+      const kind: CrmSourceKind = hubspot !== undefined ? 'hubspot' : 'salesforce';
+      const destination = (hubspot ?? salesforce)!.destination;
+      try {
+        if (config.launch !== 'job-change') {
+          throw new Error(`field from.${kind}: a CRM source reads contacts, for "launch": "job-change" only`);
+        }
+        const reader = crmReaderFor(kind, destination, options.destinations);
+        entries = crmEntries(reader, own);
+        const fields = fieldsRead(reader, entries);
+        const fieldName = kind === 'hubspot' ? HUBSPOT_PROPERTY_NAME : SOQL_FIELD_NAME;
+        for (const [part, pairs] of [
+          ['map', own.map],
+          ['carry', own.carry],
+        ] as const) {
+          const bad = pairs.find(([, column]) => fields.includes(column) && !fieldName.test(column));
+          if (bad !== undefined) {
+            throw new Error(
+              `field ${part}.${bad[0]}: "${bad[1]}" is not a ${kind === 'hubspot' ? 'HubSpot property' : 'Salesforce Contact field'} name`,
+            );
+          }
+        }
+        source = {
+          kind,
+          destination,
+          query: { filter: hubspot?.filter, where: salesforce?.soql_where, fields },
+          reader,
+        };
+      } catch (error) {
+        throw new ConfigError(`${where}, ${(error as Error).message}`);
+      }
+    }
     const definition: WatchDefinition = {
       name: config.name,
       operation: OPERATIONS[config.launch],
-      source: {
-        file: resolve(options.baseDir, config.from.file),
-        format: config.from.format ?? formatOfPath(config.from.file),
-      },
-      entries: {
-        map: Object.entries(config.map ?? {}),
-        set: Object.entries(config.set ?? {}),
-        carry: Object.entries(config.carry ?? {}),
-      },
+      source,
+      entries,
       relativeDates,
       everyMs: config.every,
       maxUsdPerCycle: config.max_usd_per_cycle,
@@ -150,9 +268,20 @@ export function parseWatches(
   return watches;
 }
 
-/** Reads and validates the watches file at `path`; throws ConfigError with one clear line. */
-export function loadWatches(path: string, nowMs: number = Date.now()): WatchDefinition[] {
+/**
+ * Reads and validates the watches file at `path`; throws ConfigError with one clear line. `destinations`:
+ * the destinations file's, which CRM sources name (undefined when no destinations file was given).
+ */
+export function loadWatches(
+  path: string,
+  options: { nowMs?: number; destinations?: readonly ConfiguredDestination[] | undefined } = {},
+): WatchDefinition[] {
   const label = `watches file ${path}`;
   const document = readJsonConfigFile(path, label);
-  return parseWatches(document, { label, baseDir: dirname(resolve(path)), nowMs });
+  return parseWatches(document, {
+    label,
+    baseDir: dirname(resolve(path)),
+    nowMs: options.nowMs ?? Date.now(),
+    destinations: options.destinations,
+  });
 }

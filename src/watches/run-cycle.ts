@@ -17,13 +17,14 @@ import type { Database } from '../storage/database.js';
 import { checkRow } from './check-row.js';
 import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
+import { WatchSourceError } from './sources/crm-source.js';
 import { hasPendingChecks, pendingChecksIn } from './record-check.js';
 import { runPass } from './run-pass.js';
 import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
 import type { WatchClock } from './watch-clock.js';
 import { planForCycle } from './watch-plan.js';
 import { finishCycle, getCycle, noteOverrun, setCycleRows, type WatchCycle } from './watch-store.js';
-import { countSource, type SourceCount } from './watched-rows.js';
+import { countSource, type SourceCount, sourceName } from './watched-rows.js';
 
 /** Checks in flight at once for one watch: enough to keep the pacer busy at the full rate. */
 export const DEFAULT_WATCH_CONCURRENCY = 4;
@@ -142,6 +143,8 @@ export async function runCycle(
   const onAbort = (): void => stop('interrupted', 'interrupted');
   options.signal.addEventListener('abort', onAbort, { once: true });
   if (options.signal.aborted) onAbort();
+  const sourceMessage = (error: WatchSourceError): string =>
+    `watch "${watch.name}": its source ${error.message}; paused until the next cycle`;
 
   const check = (row: Parameters<typeof checkRow>[1], reservation: Parameters<typeof checkRow>[2]) =>
     checkRow(
@@ -181,6 +184,7 @@ export async function runCycle(
         'max_usd',
         `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(spentMicros)} spent); paused until the next cycle`,
       ),
+    stopForSource: (error: WatchSourceError) => stop('source', sourceMessage(error)),
     settle,
     check,
     progress: (done: number, total: number) =>
@@ -198,7 +202,9 @@ export async function runCycle(
         if (error instanceof StorageError) throw error;
         stop(
           'source',
-          `watch "${watch.name}": its source ${watch.source.file} cannot be read (${describe(error)}); paused until the next cycle`,
+          error instanceof WatchSourceError
+            ? sourceMessage(error)
+            : `watch "${watch.name}": its source ${sourceName(watch)} cannot be read (${describe(error)}); paused until the next cycle`,
         );
         break;
       }

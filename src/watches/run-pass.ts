@@ -13,6 +13,7 @@ import type { WatchDefinition } from './load-watches.js';
 import { PENDING_CHECK_INTERVAL_MS } from './settle-pending.js';
 import type { WatchClock } from './watch-clock.js';
 import { keysCheckedIn } from './watch-store.js';
+import { WatchSourceError } from './sources/crm-source.js';
 import { batches, watchedRows } from './watched-rows.js';
 
 /** What a pass needs from its cycle. */
@@ -32,6 +33,8 @@ export interface PassContext {
   stopped(): boolean;
   /** Nothing more fits in the budget: the cycle is paused until the next one. */
   stopForBudget(): void;
+  /** The source failed while it was read (a CRM that refuses or cannot be reached): the cycle is paused. */
+  stopForSource(error: WatchSourceError): void;
   /** Settles pending checks whose finished job is stored (forced: whatever the interval); true if any was. */
   settle(force: boolean): Promise<boolean>;
   check(row: BuiltRow, reservation: Reservation | undefined): Promise<void>;
@@ -70,7 +73,7 @@ export async function runPass(ctx: PassContext, pending: number): Promise<number
     return null;
   };
 
-  const source = watchedRows(ctx.watch, ctx.plan);
+  const source = watchedRows(ctx.watch, ctx.plan, ctx.db);
   try {
     for await (const batch of batches(source)) {
       if (ctx.stopped()) break;
@@ -109,6 +112,10 @@ export async function runPass(ctx: PassContext, pending: number): Promise<number
       }
       if (failure !== undefined) break;
     }
+  } catch (error) {
+    // A CRM that fails between two readings stops the cycle as a failed reading does (run-cycle.ts).
+    if (!(error instanceof WatchSourceError)) throw error;
+    ctx.stopForSource(error);
   } finally {
     await Promise.allSettled(inFlight);
     await source.return(undefined);

@@ -1,12 +1,15 @@
 /**
  * A watch's source as its cycle sees it: each row built with the cycle's plan (launch's own code) into its key
- * and request, or its problems; streamed, in batches for the database, and counted against the cycle.
+ * and request, or its problems; streamed, in batches for the database, and counted against the cycle. A
+ * file's row is keyed by its request, as a launch row is; a CRM contact by its record id, so that what was
+ * known of a contact survives an edit of its e-mail or name in the CRM.
  */
 import type { Kysely } from 'kysely';
 import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import { readRows } from '../launch/read-rows.js';
 import type { Database } from '../storage/database.js';
 import type { WatchDefinition } from './load-watches.js';
+import { crmRows, crmSourceName } from './sources/crm-source.js';
 import { watchRowKey } from './watch-plan.js';
 import { keysCheckedIn } from './watch-store.js';
 
@@ -15,20 +18,48 @@ const BATCH = 200;
 /** Invalid rows named in the warning. */
 const PROBLEMS_SHOWN = 5;
 
-/** A row of the source, built: its key and request, or its problems. */
+/** A row of the source, built: its key and request, or its problems (`where`: the line, or the record). */
 export type WatchedRow =
   | { readonly line: number; readonly key: string; readonly request: Record<string, unknown> }
-  | { readonly line: number; readonly problems: readonly string[] };
+  | { readonly line: number; readonly where: string; readonly problems: readonly string[] };
 
-/** The source's rows, built with the cycle's plan, streamed. */
-export async function* watchedRows(watch: WatchDefinition, plan: RequestPlan): AsyncGenerator<WatchedRow> {
-  for await (const row of readRows(watch.source.file, watch.source.format)) {
+/** How messages name the watch's source: its file, or the CRM destination it reads. */
+export function sourceName(watch: WatchDefinition): string {
+  return watch.source.kind === 'file' ? watch.source.file : crmSourceName(watch.source);
+}
+
+/**
+ * The source's rows, built with the cycle's plan, streamed. `db` holds a CRM destination's shared pace.
+ * A CRM that fails while read throws WatchSourceError (sources/crm-source.ts).
+ */
+export async function* watchedRows(
+  watch: WatchDefinition,
+  plan: RequestPlan,
+  db: Kysely<Database>,
+): AsyncGenerator<WatchedRow> {
+  const { source } = watch;
+  if (source.kind !== 'file') {
+    for await (const row of crmRows(source, db)) {
+      if (!('cells' in row)) continue;
+      const where = `contact ${row.id}`;
+      const built = buildRequest(plan, row.cells);
+      if (built.problems !== undefined) {
+        yield { line: row.line, where, problems: built.problems };
+        continue;
+      }
+      const key = watchRowKey(watch, { custom_fields: { [source.reader.idKey]: row.id } });
+      yield { line: row.line, key, request: built.request };
+    }
+    return;
+  }
+  for await (const row of readRows(source.file, source.format)) {
     if ('problem' in row) {
-      yield { line: row.line, problems: [`line is ${row.problem}`] };
+      yield { line: row.line, where: `line ${row.line}`, problems: [`line is ${row.problem}`] };
       continue;
     }
     const built = buildRequest(plan, row.cells);
-    if (built.problems !== undefined) yield { line: row.line, problems: built.problems };
+    if (built.problems !== undefined)
+      yield { line: row.line, where: `line ${row.line}`, problems: built.problems };
     else yield { line: row.line, key: watchRowKey(watch, built.request), request: built.request };
   }
 }
@@ -75,10 +106,10 @@ export async function countSource(
     pending += keys.length - done.size;
     keys = [];
   };
-  for await (const row of watchedRows(watch, plan)) {
+  for await (const row of watchedRows(watch, plan, db)) {
     if (!('key' in row)) {
       invalid += 1;
-      if (problems.length < PROBLEMS_SHOWN) problems.push(`line ${row.line}: ${row.problems.join('; ')}`);
+      if (problems.length < PROBLEMS_SHOWN) problems.push(`${row.where}: ${row.problems.join('; ')}`);
       continue;
     }
     valid += 1;

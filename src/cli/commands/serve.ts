@@ -83,7 +83,13 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
     const { loadWatches } = await import('../../watches/load-watches.js');
-    const watches = config.watchesFile === undefined ? [] : loadWatches(config.watchesFile);
+    // A CRM source reads through a destination of the destinations file (docs/watches.md).
+    const watches =
+      config.watchesFile === undefined
+        ? []
+        : loadWatches(config.watchesFile, {
+            destinations: config.destinationsFile === undefined ? undefined : destinations,
+          });
     const { isPostgresUrl } = await import('../../storage/open-database.js');
     // SQLite is one file for one receiver: a second serve on the same file refuses (docs/operations.md).
     const release =

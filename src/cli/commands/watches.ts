@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { HooksyncConfig } from '../../config/load-config.js';
 import { joinUrl } from '../../config/load-config.js';
 import { parseDuration } from '../../config/parse-duration.js';
+import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import type { WatchDefinition } from '../../watches/load-watches.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
@@ -15,6 +16,7 @@ import { requireService } from './reveal.js';
 
 interface WatchesFlags {
   watches?: string;
+  destinations?: string;
   json?: boolean;
   dryRun?: boolean;
   since?: string;
@@ -25,7 +27,12 @@ interface WatchesFlags {
 }
 
 function addWatchesFileOption(command: Command): Command {
-  return command.option('--watches <file>', 'the watches file (env HOOKSYNC_WATCHES)');
+  return command
+    .option('--watches <file>', 'the watches file (env HOOKSYNC_WATCHES)')
+    .option(
+      '--destinations <file>',
+      'the destinations file, which a HubSpot or Salesforce source names (env HOOKSYNC_DESTINATIONS)',
+    );
 }
 
 async function loadConfigAndWatches(
@@ -34,6 +41,7 @@ async function loadConfigAndWatches(
 ): Promise<{ config: HooksyncConfig; watches: WatchDefinition[] }> {
   const config = loadCliConfig(ctx.env, {
     watchesFile: flags.watches,
+    destinationsFile: flags.destinations,
     databaseUrl: flags.databaseUrl,
     apiBaseUrl: flags.apiBaseUrl,
     apiKey: flags.apiKey,
@@ -43,7 +51,13 @@ async function loadConfigAndWatches(
     throw new CliError('no watches file: set HOOKSYNC_WATCHES or pass --watches FILE', EXIT_USAGE);
   }
   const { loadWatches } = await import('../../watches/load-watches.js');
-  return { config, watches: loadWatches(config.watchesFile) };
+  // Only a CRM source needs the destinations file; loadWatches names it when one does and it is missing.
+  let destinations: ConfiguredDestination[] | undefined;
+  if (config.destinationsFile !== undefined) {
+    const { loadDestinations } = await import('../../destinations/load-destinations.js');
+    destinations = await loadDestinations(config.destinationsFile, ctx.env);
+  }
+  return { config, watches: loadWatches(config.watchesFile, { destinations }) };
 }
 
 function findWatch(watches: readonly WatchDefinition[], name: string): WatchDefinition {

@@ -18,6 +18,9 @@ export interface CallCounter {
   dailyRemaining(left: number): void;
 }
 
+/** A counter that counts nothing: a watch's reads of a CRM are not its destination's calls. */
+export const UNCOUNTED: CallCounter = Object.freeze({ call() {}, rateLimited() {}, dailyRemaining() {} });
+
 /** What each record outcome adds to (after its object: companies_created, contacts_failed, ...). */
 const RECORD_COUNTERS = { create: 'created', update: 'updated', skip: 'skipped', failed: 'failed' } as const;
 

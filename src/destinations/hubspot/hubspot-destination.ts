@@ -7,19 +7,21 @@
 import { z } from 'zod';
 import { destinationNameSchema } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
-import { CrmCounters } from '../crm/crm-counters.js';
+import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace } from '../shared-pace.js';
 import { createHubSpotAdapter } from './hubspot-adapter.js';
 import {
   createHubSpotClient,
   DEFAULT_HUBSPOT_BASE_URL,
   HUBSPOT_BATCH_LIMIT,
+  type HubSpotClient,
   SEARCH_RATE,
 } from './hubspot-client.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
+import { createHubSpotContactReader } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
 import { setupPortal as setUpPortal } from './setup-portal.js';
 
@@ -62,22 +64,37 @@ export function syncSettingsOf(config: HubSpotDestinationConfig): SyncSettings {
   );
 }
 
+/** The destination's client: its token, on its pace shared by every process (`deps.db`'s destination_pace). */
+function clientOf(
+  config: HubSpotDestinationConfig,
+  secrets: readonly string[],
+  deps: ContactReaderDeps,
+  counter: CallCounter,
+): HubSpotClient {
+  return createHubSpotClient({
+    baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
+    token: secrets[0]!,
+    tokenEnv: config.token.env,
+    fetch: deps.fetch,
+    pace: createSharedPace(deps.db, config.name, config.rate, deps.now),
+    searchPace: new RollingWindow(SEARCH_RATE, deps.now),
+    now: deps.now,
+    counter,
+  });
+}
+
 function createHubSpotDestination(
   config: HubSpotDestinationConfig,
   secrets: readonly string[],
   deps: DestinationDeps,
 ): HubSpotDestination {
   const counters = new CrmCounters(config.name, deps);
-  const client = createHubSpotClient({
-    baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
-    token: secrets[0]!,
-    tokenEnv: config.token.env,
-    fetch: deps.fetch,
-    pace: createSharedPace(deps.database.db, config.name, config.rate, deps.now),
-    searchPace: new RollingWindow(SEARCH_RATE, deps.now),
-    now: deps.now,
-    counter: counters,
-  });
+  const client = clientOf(
+    config,
+    secrets,
+    { db: deps.database.db, fetch: deps.fetch, now: deps.now },
+    counters,
+  );
   const settings = syncSettingsOf(config);
   const destination = createCrmDestination({
     name: config.name,
@@ -95,10 +112,16 @@ function createHubSpotDestination(
   return { ...destination, setupPortal };
 }
 
+/** A watch's reader of the portal's contacts: a client of the destination's own, on its shared pace. */
+function contactReaderOf(config: HubSpotDestinationConfig, secrets: readonly string[]) {
+  return createHubSpotContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED));
+}
+
 /** The `hubspot` destination type. */
 export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   type: 'hubspot',
   schema: hubspotSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, HUBSPOT_BATCH_LIMIT),
   create: createHubSpotDestination,
+  contactReader: contactReaderOf,
 };

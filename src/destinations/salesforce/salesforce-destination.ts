@@ -5,15 +5,16 @@
  */
 import { loadTemplate } from '../../export/load-template.js';
 import { crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
-import { CrmCounters } from '../crm/crm-counters.js';
+import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import type { RecordShape } from '../crm/map-records.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
 import type { DestinationDeps, DestinationType } from '../destination-type.js';
 import { type LeadFields, leadFieldsOf } from './lead-fields.js';
+import { createSalesforceContactReader } from './query-contacts.js';
 import { createSalesforceAdapter } from './salesforce-adapter.js';
 import { createSalesforceAuth, type SalesforceCredentials } from './salesforce-auth.js';
-import { createSalesforceClient } from './salesforce-client.js';
+import { createSalesforceClient, type SalesforceClient } from './salesforce-client.js';
 import {
   credentialSources,
   resolveSalesforceCredentials,
@@ -72,12 +73,13 @@ function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
   };
 }
 
-function createSalesforceDestination(
+/** The destination's client: a session from its grant, within its `max_share` of the org's allocation. */
+function clientOf(
   config: SalesforceDestinationConfig,
   secrets: readonly string[],
-  deps: DestinationDeps,
-): CrmDestination {
-  const counters = new CrmCounters(config.name, deps);
+  deps: Pick<DestinationDeps, 'fetch' | 'now'>,
+  counter: CallCounter,
+): SalesforceClient {
   const source = credentialSources(config);
   const auth = createSalesforceAuth({
     loginUrl: config.login_url,
@@ -86,15 +88,24 @@ function createSalesforceDestination(
     fetch: deps.fetch,
     now: deps.now,
   });
-  const client = createSalesforceClient({
+  return createSalesforceClient({
     auth,
     apiVersion: config.api_version,
     maxShare: config.max_share,
     credentials: source,
     fetch: deps.fetch,
     now: deps.now,
-    counter: counters,
+    counter,
   });
+}
+
+function createSalesforceDestination(
+  config: SalesforceDestinationConfig,
+  secrets: readonly string[],
+  deps: DestinationDeps,
+): CrmDestination {
+  const counters = new CrmCounters(config.name, deps);
+  const client = clientOf(config, secrets, deps, counters);
   let leadFields: Promise<LeadFields> | undefined;
   const adapter = createSalesforceAdapter({
     client,
@@ -121,12 +132,22 @@ function createSalesforceDestination(
   });
 }
 
+/** A watch's reader of the org's Contacts: its own session and client, within the same `max_share`. */
+function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly string[]) {
+  const linkedin = SALESFORCE_SHAPE.linkedinUrl;
+  return createSalesforceContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED), {
+    accountKey: config.account_key,
+    linkedin: linkedin !== undefined && config.fields[linkedin] !== 'skip' ? linkedin : undefined,
+  });
+}
+
 /** The `salesforce` destination type. */
 export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
   type: 'salesforce',
   schema: salesforceSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, COLLECTION_LIMIT),
   create: createSalesforceDestination,
+  contactReader: contactReaderOf,
   resolveSecrets: (config, env) => {
     const credentials = resolveSalesforceCredentials(config, env);
     return credentials.grant === 'client_credentials'

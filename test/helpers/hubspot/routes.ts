@@ -5,6 +5,7 @@
  */
 import { associateDefault, createAssociations, readAssociations } from './associations.js';
 import type { Answer, HandlerContext } from './batch-input.js';
+import { listObjects } from './list.js';
 import {
   batchCreate,
   batchRead,
@@ -47,6 +48,8 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
     const write = [[`crm.objects.${type}.write`]];
     if (method === 'POST' && rest === undefined)
       return { scopes: write, search: false, handle: (c, b) => createObject(c, type, b) };
+    if (method === 'GET' && rest === undefined)
+      return { scopes: read, search: false, handle: (c) => listObjects(c, type, query) };
     if (method === 'POST' && rest === 'batch/upsert')
       return { scopes: write, search: false, handle: (c, b) => batchUpsert(c, type, b) };
     if (method === 'POST' && rest === 'batch/create')

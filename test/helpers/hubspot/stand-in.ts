@@ -113,6 +113,12 @@ export interface HubSpotStandIn {
   seed(type: CrmObjectType, properties: Record<string, string>): string;
   /** Adds (or replaces) a property definition, e.g. a portal that already has `hooksync_domain`. */
   defineProperty(type: CrmObjectType, definition: PropertyDefinitionInput): void;
+  /** A rep's edit of a record's values (`""` clears one); no API call, no limits. */
+  edit(type: CrmObjectType, id: string, properties: Record<string, string>): void;
+  /** A rep's archiving (deleting) of a record; no API call. */
+  archive(type: CrmObjectType, id: string): void;
+  /** A rep's link of a contact to its primary company; no API call. */
+  associatePrimary(contactId: string, companyId: string): void;
   failNext(rule: FailRule): void;
   /** Delays every answer by `ms` of real time. */
   setLatency(ms: number): void;
@@ -268,6 +274,17 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
     },
     defineProperty: (type, definition) => {
       store.define(type, definition, now());
+    },
+    edit: (type, id, properties) => {
+      const record = store.get(type, id);
+      if (record === undefined) throw new TypeError(`edit(${type}): no record ${id}`);
+      store.write(record, properties, now());
+    },
+    archive: (type, id) => {
+      if (!store.archive(type, id)) throw new TypeError(`archive(${type}): no record ${id}`);
+    },
+    associatePrimary: (contactId, companyId) => {
+      store.associate(contactId, companyId, 1);
     },
     failNext: (rule) => {
       rules.add(rule);

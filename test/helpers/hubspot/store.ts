@@ -162,6 +162,22 @@ export class CrmStore {
     }
   }
 
+  /**
+   * Archives (deletes) a record as a user in HubSpot's UI would: gone from reads, lists, search and its
+   * associations. False when there is no such record.
+   */
+  archive(type: CrmObjectType, id: string): boolean {
+    const record = this.#records[type].get(id);
+    if (record === undefined) return false;
+    for (const [name, held] of record.values)
+      this.#index[type].get(name)?.get(normalizeKey(name, held))?.delete(id);
+    this.#records[type].delete(id);
+    for (const [key, row] of this.#associations) {
+      if ((type === 'contacts' ? row.contactId : row.companyId) === id) this.#associations.delete(key);
+    }
+    return true;
+  }
+
   /** Every value of a record, system values included. */
   valuesOf(record: StoredRecord): Record<string, string> {
     return {

@@ -117,6 +117,10 @@ export interface SalesforceStandIn {
   findBy(object: SObjectName, fieldName: string, value: string): StandInRecord[];
   /** A record typed in the UI: no API call, checked as a save is. Returns its Id. */
   seed(object: SObjectName, values: Record<string, unknown>): string;
+  /** A record edited in the UI: no API call, checked as a save is. */
+  edit(object: SObjectName, id: string, values: Record<string, unknown>): void;
+  /** A record deleted in the UI: no API call; gone from queries. */
+  remove(object: SObjectName, id: string): void;
   /** Adds or replaces a field, as an admin does in Setup. */
   defineField(object: SObjectName, input: FieldInput): void;
   removeField(object: SObjectName, name: string): void;
@@ -372,6 +376,18 @@ export async function startSalesforceStandIn(
           `seed(${object}): ${result.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
         );
       return result.id;
+    },
+    edit: (object, id, values) => {
+      const existing = store.get(object, id);
+      if (existing === undefined) throw new TypeError(`edit(${object}): no record ${id}`);
+      const result = store.write(object, existing, values, now());
+      if (!result.ok)
+        throw new TypeError(
+          `edit(${object}): ${result.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
+        );
+    },
+    remove: (object, id) => {
+      if (!store.delete(object, id)) throw new TypeError(`remove(${object}): no record ${id}`);
     },
     defineField: (object, input) => {
       store.schema[object].set(input.name, field(input));

@@ -86,6 +86,12 @@ export class OrgStore {
     );
   }
 
+  /** Deletes a record (to the recycle bin: gone from queries); false when there is none. */
+  delete(object: SObjectName, id: string): boolean {
+    const record = this.get(object, id);
+    return record !== undefined && this.#records.get(object)!.delete(record.Id);
+  }
+
   /** Records whose `fieldName` holds `value` (as the field compares). */
   findBy(object: SObjectName, fieldName: string, value: Value): OrgRecord[] {
     const definition = this.schema[object].get(fieldName);

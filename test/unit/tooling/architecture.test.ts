@@ -26,8 +26,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'simulator/': ROW_1,
   // The one edge between features: a file drop is an export written into a directory.
   'destinations/': [...ROW_1, ...ROW_2, 'export/'],
-  // A watch is a launch that runs itself: it builds, checks and sends its rows with launch's own code.
-  'watches/': [...ROW_1, ...ROW_2, 'launch/'],
+  // A watch is a launch that runs itself: it builds, checks and sends its rows with launch's own code;
+  // a CRM source reads its rows through a destination of the destinations file (never the reverse).
+  'watches/': [...ROW_1, ...ROW_2, 'launch/', 'destinations/'],
   'server/': BELOW_SERVER,
   'cli/': [...BELOW_APPS, 'demo/'],
   'demo/': BELOW_APPS,
