@@ -11,9 +11,9 @@ import type { BuiltRow } from './check-row.js';
 import type { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
 import { PENDING_CHECK_INTERVAL_MS } from './settle-pending.js';
+import { WatchSourceError } from './sources/crm-source.js';
 import type { WatchClock } from './watch-clock.js';
 import { keysCheckedIn } from './watch-store.js';
-import { WatchSourceError } from './sources/crm-source.js';
 import { batches, watchedRows } from './watched-rows.js';
 
 /** What a pass needs from its cycle. */
