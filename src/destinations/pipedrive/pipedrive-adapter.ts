@@ -100,11 +100,11 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
 
   // The records last read (a write compares with them instead of reading again) and the organizations'
   // names (a person's organization compared by name in a plan), both by id.
-  const held = new Map<string, { record: RawRecord; at: number }>();
+  const held = new Map<string, { record: RawRecord; custom: ReadonlySet<string>; at: number }>();
   const orgNames = new Map<number, string>();
-  const remember = (object: CrmObject, record: RawRecord) => {
+  const remember = (object: CrmObject, record: RawRecord, custom: readonly string[]) => {
     if (held.size >= KEPT) held.clear();
-    held.set(`${object}:${record.id}`, { record, at: options.now() });
+    held.set(`${object}:${record.id}`, { record, custom: new Set(custom), at: options.now() });
     if (object !== 'companies' || typeof record.name !== 'string') return;
     if (orgNames.size >= KEPT) orgNames.clear();
     orgNames.set(record.id, record.name);
@@ -135,7 +135,7 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
       call: `GET ${RECORDS_PATH[object]}/{id}`,
     });
     if (body.data.is_deleted === true) return undefined;
-    remember(object, body.data);
+    remember(object, body.data, keys);
     return body.data;
   };
   const getById = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
@@ -167,7 +167,14 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
   const current = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
     const kept = held.get(`${object}:${id}`);
     held.delete(`${object}:${id}`);
-    if (kept !== undefined && options.now() - kept.at < HELD_FOR_MS) return kept.record;
+    // A read of this batch that fetched every custom field the write compares.
+    const wanted = customKeys(await fields(object, signal), names).slice(0, CUSTOM_FIELDS_PER_GET);
+    if (
+      kept !== undefined &&
+      options.now() - kept.at < HELD_FOR_MS &&
+      wanted.every((key) => kept.custom.has(key))
+    )
+      return kept.record;
     return (await getRaw(object, id, names, signal)) ?? null;
   };
 

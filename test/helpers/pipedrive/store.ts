@@ -160,3 +160,22 @@ export class PdStore {
     return [...this.records[object].values()].filter((record) => !record.is_deleted);
   }
 }
+
+/**
+ * The custom fields the pipedrive-* templates name (docs/templates.md), as a user creates them by hand;
+ * the two key fields' hashes.
+ */
+export function addTemplateFields(store: PdStore): { domain: string; linkedin: string } {
+  const domain = store.addField('organizations', 'Domain', 'varchar');
+  store.addField('organizations', 'Hooksync ID', 'varchar');
+  const linkedin = store.addField('persons', 'LinkedIn URL', 'varchar');
+  for (const name of [
+    'Hooksync ID',
+    'Job title',
+    'Job change status',
+    'Previous organization',
+    'Previous job title',
+  ])
+    store.addField('persons', name, 'varchar');
+  return { domain: domain.key, linkedin: linkedin.key };
+}
