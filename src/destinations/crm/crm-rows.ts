@@ -9,6 +9,7 @@ import { loadTemplate } from '../../export/load-template.js';
 import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
 import { COMPANY_DOMAIN_COLUMN, COMPANY_NAME_COLUMN } from './map-records.js';
+import { normalizeDomain } from './normalize-keys.js';
 
 /** The two templates, loaded once. */
 export interface CrmTemplates {
@@ -94,4 +95,27 @@ export async function crmRows(
     companies: job.kind === 'company_reveal' ? await rowsOf(db, templates.companies, job.jobId) : [],
     contacts,
   };
+}
+
+/**
+ * The normalized domains of every company a destination would write (revealed, in the companies template's
+ * `domainColumn`, or a person's employer), sorted: what setup adopts.
+ */
+export async function storedDomains(
+  db: Kysely<Database>,
+  templates: CrmTemplates,
+  domainColumn: string,
+): Promise<string[]> {
+  const domains = new Set<string>();
+  for (const [template, column] of [
+    [templates.companies, domainColumn],
+    [templates.contacts, COMPANY_DOMAIN_COLUMN],
+  ] as const) {
+    const index = templateHeader(template).indexOf(column);
+    for await (const cells of exportRows(db, template)) {
+      const domain = normalizeDomain(cells[index]);
+      if (domain !== undefined) domains.add(domain);
+    }
+  }
+  return [...domains].sort();
 }

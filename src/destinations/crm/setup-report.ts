@@ -23,3 +23,19 @@ export interface SetupReport {
   /** On a CRM that charges per call (Pipedrive): the tokens setup spent. */
   tokens?: number;
 }
+
+/** A report with nothing in it yet. */
+export function emptySetupReport(dryRun: boolean): SetupReport {
+  return {
+    properties: [],
+    problems: [],
+    notes: [],
+    adopted: [],
+    ambiguous: [],
+    alreadyKeyed: 0,
+    adoptedContacts: [],
+    ambiguousContacts: [],
+    contactsAlreadyKeyed: 0,
+    dryRun,
+  };
+}

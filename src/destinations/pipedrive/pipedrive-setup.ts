@@ -14,11 +14,11 @@ import { exportRows, templateHeader } from '../../export/export-rows.js';
 import type { Database } from '../../storage/database.js';
 import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
 import type { CrmHttp } from '../crm/crm-http.js';
-import type { CrmTemplates } from '../crm/crm-rows.js';
+import { type CrmTemplates, storedDomains } from '../crm/crm-rows.js';
 import type { RecordIdStore } from '../crm/find-existing.js';
-import { COMPANY_DOMAIN_COLUMN, type RecordShape } from '../crm/map-records.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
-import type { SetupReport } from '../crm/setup-report.js';
+import type { RecordShape } from '../crm/map-records.js';
+import { normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
 import type { PipedriveAdapter } from './pipedrive-adapter.js';
 import { FIELDS_PATH } from './pipedrive-fields.js';
 
@@ -39,17 +39,7 @@ async function storedKeys(
   templates: CrmTemplates,
   shape: RecordShape,
 ): Promise<Record<CrmObject, Wanted[]>> {
-  const domains = new Set<string>();
-  for (const [template, column] of [
-    [templates.companies, shape.domain],
-    [templates.contacts, COMPANY_DOMAIN_COLUMN],
-  ] as const) {
-    const at = templateHeader(template).indexOf(column);
-    for await (const cells of exportRows(db, template)) {
-      const domain = normalizeDomain(cells[at]);
-      if (domain !== undefined) domains.add(domain);
-    }
-  }
+  const domains = await storedDomains(db, templates, shape.domain);
   const header = templateHeader(templates.contacts);
   const [emailAt, linkedinAt] = [header.indexOf(shape.email ?? ''), header.indexOf(shape.linkedinUrl)];
   const persons = new Map<string, Wanted>();
@@ -61,7 +51,7 @@ async function storedKeys(
   }
   const sorted = (wanted: Iterable<Wanted>) => [...wanted].sort((a, b) => a.key.localeCompare(b.key));
   return {
-    companies: sorted([...domains].map((key) => ({ key, field: 'domain' as const }))),
+    companies: domains.map((key) => ({ key, field: 'domain' as const })),
     contacts: sorted(persons.values()),
   };
 }
@@ -79,18 +69,7 @@ export async function setUpPipedrive(options: {
   readonly signal: AbortSignal;
 }): Promise<SetupReport> {
   const { adapter, client, store, keyFields, dryRun, signal } = options;
-  const report: SetupReport = {
-    properties: [],
-    problems: [],
-    notes: [],
-    adopted: [],
-    ambiguous: [],
-    alreadyKeyed: 0,
-    adoptedContacts: [],
-    ambiguousContacts: [],
-    contactsAlreadyKeyed: 0,
-    dryRun,
-  };
+  const report = emptySetupReport(dryRun);
   const spentBefore = adapter.tokens?.spent() ?? 0;
   let created = false;
   for (const object of ['companies', 'contacts'] as const) {

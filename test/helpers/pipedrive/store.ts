@@ -163,12 +163,15 @@ export class PdStore {
 
 /**
  * The custom fields the pipedrive-* templates name (docs/templates.md), as a user creates them by hand;
- * the two key fields' hashes.
+ * the two key fields' hashes (undefined with `keys: false`: left for setup to create).
  */
-export function addTemplateFields(store: PdStore): { domain: string; linkedin: string } {
-  const domain = store.addField('organizations', 'Domain', 'varchar');
+export function addTemplateFields(
+  store: PdStore,
+  { keys = true }: { keys?: boolean } = {},
+): { domain: string | undefined; linkedin: string | undefined } {
+  const domain = keys ? store.addField('organizations', 'Domain', 'varchar').key : undefined;
   store.addField('organizations', 'Hooksync ID', 'varchar');
-  const linkedin = store.addField('persons', 'LinkedIn URL', 'varchar');
+  const linkedin = keys ? store.addField('persons', 'LinkedIn URL', 'varchar').key : undefined;
   for (const name of [
     'Hooksync ID',
     'Job title',
@@ -177,5 +180,5 @@ export function addTemplateFields(store: PdStore): { domain: string; linkedin: s
     'Previous job title',
   ])
     store.addField('persons', name, 'varchar');
-  return { domain: domain.key, linkedin: linkedin.key };
+  return { domain, linkedin };
 }

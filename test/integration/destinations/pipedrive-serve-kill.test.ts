@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe('hooksync serve with a Pipedrive destination, killed', () => {
   it('writes every acknowledged job once after a SIGKILL mid-sync', async () => {
-    const keys = addTemplateFields(pd.store);
+    const keys = addTemplateFields(pd.store) as { domain: string };
     const file = join(fixture.dir, 'destinations.json');
     writeFileSync(
       file,
