@@ -66,6 +66,7 @@ export function describeCounters(counters: Readonly<Record<string, number>>): st
     if (outcomes.length > 0) parts.push(`${object} ${outcomes.join(', ')}`);
   }
   if (counters.api_calls !== undefined) parts.push(`${counters.api_calls} API calls`);
+  if (counters.tokens_spent !== undefined) parts.push(`${counters.tokens_spent} tokens spent`);
   const limited = Object.entries(counters)
     .filter(([name, value]) => name.startsWith('rate_limited_') && value > 0)
     .map(([name, value]) => `${name.slice('rate_limited_'.length)} ${value}`);

@@ -51,7 +51,13 @@ export interface WriteRequest {
 
 /** What became of one write request: its record id and whether it was created, or why the CRM refused it. */
 export type WriteResult =
-  | { readonly ok: true; readonly id: string; readonly created: boolean }
+  | {
+      readonly ok: true;
+      readonly id: string;
+      readonly created: boolean;
+      /** The CRM held every value already, so nothing was sent (an adapter that compares first): a skip. */
+      readonly unchanged?: boolean;
+    }
   | { readonly ok: false; readonly error: string };
 
 /** What a record can be searched by: a company's domain, a contact's e-mail or LinkedIn URL (normalized). */
@@ -75,6 +81,17 @@ export interface CompanyLink {
 export interface CrmAdapter {
   /** The CRM's name, in messages ("HubSpot"). */
   readonly name: string;
+  /**
+   * Whether `read` by a key field finds what the CRM holds under it (HubSpot, Salesforce: the default), or
+   * only the records the destination's key → id map knows (Pipedrive: `false`); then a contact keyed by its
+   * e-mail is also searched by it.
+   */
+  readonly readsByKey?: boolean;
+  /**
+   * A CRM that charges per call (Pipedrive's tokens): what a planned write costs, and the total its calls
+   * spent so far; the dry run reports what its reads spent plus its planned writes'.
+   */
+  readonly tokens?: { readonly perWrite: number; spent(): number };
   /** Records per write call and keys per read call (HubSpot 100/100, Salesforce 200/~150, Pipedrive 1/1). */
   readonly limits: { readonly writeBatch: number; readonly readBatch: number };
   /**

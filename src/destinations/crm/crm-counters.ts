@@ -37,6 +37,7 @@ export class CrmCounters implements CallCounter {
   #calls = 0;
   #rateLimited: Record<string, number> = {};
   #dailyRemaining: number | undefined;
+  #own: Record<string, number> = {};
 
   constructor(name: string, deps: DestinationDeps) {
     this.#name = name;
@@ -55,9 +56,14 @@ export class CrmCounters implements CallCounter {
     this.#dailyRemaining = left;
   }
 
+  /** Adds to a total of the CRM's own (Pipedrive's `tokens_spent`). */
+  add(counter: string, count: number): void {
+    this.#own[counter] = (this.#own[counter] ?? 0) + count;
+  }
+
   /** Records the totals so far and `records`' outcomes, then starts again from zero. Never throws. */
   async flush(records: readonly CountedRecord[] = []): Promise<void> {
-    const increments: Record<string, number> = { api_calls: this.#calls };
+    const increments: Record<string, number> = { api_calls: this.#calls, ...this.#own };
     for (const [policy, count] of Object.entries(this.#rateLimited))
       increments[`rate_limited_${policy.toLowerCase()}`] = count;
     for (const record of records) {
@@ -68,6 +74,7 @@ export class CrmCounters implements CallCounter {
       this.#dailyRemaining === undefined ? {} : { daily_remaining: this.#dailyRemaining };
     this.#calls = 0;
     this.#rateLimited = {};
+    this.#own = {};
     this.#dailyRemaining = undefined;
     const { database, logger, now } = this.#deps;
     try {

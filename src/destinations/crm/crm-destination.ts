@@ -108,7 +108,8 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
           : await changeRows(deps.database.db, both, delivery.change, recordId)),
       });
     }
-    return syncBatch({
+    const spent = adapter.tokens?.spent() ?? 0;
+    const report = await syncBatch({
       adapter,
       store,
       batch: mapRecords(rows, settings.keys, options.shape),
@@ -117,6 +118,9 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
       dryRun,
       signal,
     });
+    if (!dryRun || adapter.tokens === undefined) return report;
+    const writes = report.records.filter((r) => r.action === 'create' || r.action === 'update').length;
+    return { ...report, tokens: adapter.tokens.spent() - spent + writes * adapter.tokens.perWrite };
   };
   const trouble = (error: unknown) => attemptResultOf(error, { name, crm: adapter.name, deps });
   const setup = options.setup;

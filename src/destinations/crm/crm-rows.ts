@@ -17,7 +17,7 @@ import {
   type EventRows,
   PERSON_ID_COLUMN,
 } from './map-records.js';
-import { normalizePersonId } from './normalize-keys.js';
+import { normalizeDomain, normalizePersonId } from './normalize-keys.js';
 
 /** The two templates, loaded once. */
 export interface CrmTemplates {
@@ -157,4 +157,27 @@ export async function changeRows(
     }
   }
   return { companies: [], contacts: contacts.slice(0, 1), updateOnly: true };
+}
+
+/**
+ * The normalized domains of every company a destination would write (revealed, in the companies template's
+ * `domainColumn`, or a person's employer), sorted: what setup adopts.
+ */
+export async function storedDomains(
+  db: Kysely<Database>,
+  templates: CrmTemplates,
+  domainColumn: string,
+): Promise<string[]> {
+  const domains = new Set<string>();
+  for (const [template, column] of [
+    [templates.companies, domainColumn],
+    [templates.contacts, COMPANY_DOMAIN_COLUMN],
+  ] as const) {
+    const index = templateHeader(template).indexOf(column);
+    for await (const cells of exportRows(db, template)) {
+      const domain = normalizeDomain(cells[index]);
+      if (domain !== undefined) domains.add(domain);
+    }
+  }
+  return [...domains].sort();
 }

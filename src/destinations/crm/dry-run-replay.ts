@@ -2,7 +2,8 @@
  * `hooksync destinations replay <name> --dry-run` for a CRM destination: the events the replay would
  * queue, read in batches as the lane would send them, each record planned against what the CRM holds
  * (reads only, no write): create, update with the field-by-field change, or skip and why; and the calls the
- * real run would use. A watch change's event is planned as its delivery would be (update only).
+ * real run would use (and, on a CRM that charges per call, its tokens). A watch change's event is planned as
+ * its delivery would be (update only).
  */
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import { type ReplaySelection, selectReplayEvents } from '../destination-admin.js';
@@ -20,6 +21,8 @@ export interface DryRunReport {
   readonly associations: number;
   /** Calls the real run would make (reads included when a property is fill-empty). */
   readonly calls: number;
+  /** Tokens the real run would spend, on a CRM that charges per call (Pipedrive); else undefined. */
+  readonly tokens?: number;
   /** Events that would fail, with why. */
   readonly failed: Array<{ job_id: string; revision: number; error: string }>;
 }
@@ -40,6 +43,7 @@ export async function dryRunReplay(options: {
   const report: DryRunReport = { events: events.length, records: [], associations: 0, calls: 0, failed: [] };
   let calls = 0;
   let associations = 0;
+  let tokens: number | undefined;
   for (let at = 0; at < events.length; at += destination.batchSize) {
     const chunk = events.slice(at, at + destination.batchSize);
     const jobs = await loadEventJobs(
@@ -77,11 +81,12 @@ export async function dryRunReplay(options: {
       })),
     );
     calls += planned.calls;
+    if (planned.tokens !== undefined) tokens = (tokens ?? 0) + planned.tokens;
     associations += planned.associations;
     for (const [index, error] of planned.failedEvents) {
       const delivery = deliveries[index]!;
       report.failed.push({ job_id: delivery.jobId, revision: delivery.revision, error });
     }
   }
-  return { ...report, calls, associations };
+  return { ...report, calls, associations, ...(tokens !== undefined ? { tokens } : {}) };
 }

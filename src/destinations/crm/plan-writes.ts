@@ -42,6 +42,8 @@ export function planWrite(options: {
     const empty = held === undefined || held === '';
     const policy = property === keyProperty ? 'fill-empty' : policyOf(property);
     if (policy === 'skip' || (policy === 'fill-empty' && !empty)) continue;
+    // Read first: a value the record already holds is not sent again.
+    if (current !== undefined && held === value) continue;
     properties[property] = value;
     if (held !== value) changes.push({ property, from: empty ? undefined : held, to: value });
   }

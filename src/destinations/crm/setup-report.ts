@@ -9,6 +9,8 @@ export interface SetupReport {
   readonly properties: Array<{ object: 'companies' | 'contacts'; name: string; unique: boolean }>;
   /** A key field that exists without unique values: writes by it would be refused. */
   readonly problems: string[];
+  /** What the user may want to do, not a failure (Pipedrive: a template field that does not exist). */
+  readonly notes?: string[];
   readonly adopted: Array<{ domain: string; id: string }>;
   readonly ambiguous: Array<{ domain: string; ids: string[] }>;
   /** Companies that already carry the key. */
@@ -18,4 +20,22 @@ export interface SetupReport {
   readonly ambiguousContacts: Array<{ linkedinUrl: string; ids: string[] }>;
   contactsAlreadyKeyed: number;
   readonly dryRun: boolean;
+  /** On a CRM that charges per call (Pipedrive): the tokens setup spent. */
+  tokens?: number;
+}
+
+/** A report with nothing in it yet. */
+export function emptySetupReport(dryRun: boolean): SetupReport {
+  return {
+    properties: [],
+    problems: [],
+    notes: [],
+    adopted: [],
+    ambiguous: [],
+    alreadyKeyed: 0,
+    adoptedContacts: [],
+    ambiguousContacts: [],
+    contactsAlreadyKeyed: 0,
+    dryRun,
+  };
 }

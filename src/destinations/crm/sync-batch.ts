@@ -50,6 +50,11 @@ export interface SyncReport {
   readonly associations: number;
   /** Write-path calls made (in a dry run: that the real run would make), property reads aside. */
   readonly calls: number;
+  /**
+   * A dry run on a CRM that charges per call (`CrmAdapter.tokens`): what its reads spent plus what its
+   * planned writes would.
+   */
+  readonly tokens?: number;
 }
 
 function fail(failed: Map<number, string>, events: readonly number[], error: string): void {
@@ -228,16 +233,17 @@ export async function syncBatch(options: {
           idProperty,
           key: record.key,
           carriedId: record.carriedId,
-          readFirst: record.email === record.key,
+          readFirst: record.email === record.key && adapter.readsByKey !== false,
           lookups: [
-            // An e-mail key is the CRM's own e-mail field: the read by key already looked there.
-            ...(record.email !== undefined && record.email !== record.key
+            // An e-mail key is the CRM's own e-mail field: the read by key already looked there (unless
+            // the adapter reads only its map; then only the record's own key is searched, once).
+            ...(record.email !== undefined && (record.email !== record.key || adapter.readsByKey === false)
               ? [{ field: 'email' as const, value: record.email }]
               : []),
             ...(record.linkedinUrl !== undefined
               ? [{ field: 'linkedinUrl' as const, value: record.linkedinUrl }]
               : []),
-          ],
+          ].filter((lookup) => adapter.readsByKey !== false || lookup.value === record.key),
         },
       })),
     );

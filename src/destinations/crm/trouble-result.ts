@@ -20,7 +20,7 @@ export async function attemptResultOf(
     case 'wait': {
       const nowMs = deps.now();
       const until = new Date(nowMs + trouble.waitMs).toISOString();
-      const reason = `${context.crm} ${trouble.policy} limit reached: paused until ${until}`;
+      const reason = `${context.crm} ${trouble.policy} limit reached: paused until ${until} (${trouble.error})`;
       await deferPendingEvents(deps.database.db, name, until, reason, new Date(nowMs).toISOString());
       deps.logger.warn({ destination: name, policy: trouble.policy, until }, reason);
       return { outcome: 'wait', status: status ?? 429, error: reason, waitMs: trouble.waitMs };

@@ -159,7 +159,10 @@ export async function writeRecords(options: {
       const result = results[at];
       const outcome = outcomes[index]!;
       if (result?.ok === true)
-        outcomes[index] = { ...outcome, action: result.created ? 'create' : 'update', id: result.id };
+        outcomes[index] =
+          result.unchanged === true
+            ? { ...outcome, action: 'skip', id: result.id, changes: [] }
+            : { ...outcome, action: result.created ? 'create' : 'update', id: result.id };
       else
         outcomes[index] = {
           ...outcome,

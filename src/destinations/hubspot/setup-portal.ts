@@ -12,10 +12,10 @@ import { exportRows, templateHeader } from '../../export/export-rows.js';
 import type { Database } from '../../storage/database.js';
 import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
-import type { CrmTemplates } from '../crm/crm-rows.js';
-import { COMPANY_DOMAIN_COLUMN, type CrmKeys } from '../crm/map-records.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
-import type { SetupReport } from '../crm/setup-report.js';
+import { type CrmTemplates, storedDomains } from '../crm/crm-rows.js';
+import type { CrmKeys } from '../crm/map-records.js';
+import { normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
 import { readDefinitions } from './hubspot-adapter.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import { LINKEDIN_PROPERTY, searchHubSpot } from './hubspot-search.js';
@@ -35,22 +35,6 @@ function wantedProperties(templates: CrmTemplates, keys: CrmKeys) {
 function label(name: string): string {
   const words = name.replace(/^hooksync_/, '').replaceAll('_', ' ');
   return `hooksync ${words}`;
-}
-
-/** The normalized domains of every company the destination would write (revealed, or a person's employer). */
-async function storedDomains(db: Kysely<Database>, templates: CrmTemplates): Promise<string[]> {
-  const domains = new Set<string>();
-  for (const [template, column] of [
-    [templates.companies, 'domain'],
-    [templates.contacts, COMPANY_DOMAIN_COLUMN],
-  ] as const) {
-    const index = templateHeader(template).indexOf(column);
-    for await (const cells of exportRows(db, template)) {
-      const domain = normalizeDomain(cells[index]);
-      if (domain !== undefined) domains.add(domain);
-    }
-  }
-  return [...domains].sort();
 }
 
 /** The normalized LinkedIn URLs of the contacts the destination would key by them (those without an e-mail). */
@@ -76,17 +60,7 @@ export async function setupPortal(options: {
   readonly signal: AbortSignal;
 }): Promise<SetupReport> {
   const { client, keys, dryRun, signal } = options;
-  const report: SetupReport = {
-    properties: [],
-    problems: [],
-    adopted: [],
-    ambiguous: [],
-    alreadyKeyed: 0,
-    adoptedContacts: [],
-    ambiguousContacts: [],
-    contactsAlreadyKeyed: 0,
-    dryRun,
-  };
+  const report = emptySetupReport(dryRun);
   const defined = new Map<string, Map<string, FieldDefinition>>();
   for (const object of ['companies', 'contacts'] as const) {
     const answer = await client.request('GET', `/crm/v3/properties/${object}`, undefined, signal);
@@ -124,7 +98,7 @@ export async function setupPortal(options: {
       object: 'companies',
       field: 'domain',
       keyProperty: keys.companyKey,
-      keys: await storedDomains(options.db, options.templates),
+      keys: await storedDomains(options.db, options.templates, 'domain'),
     },
     dryRun,
     signal,

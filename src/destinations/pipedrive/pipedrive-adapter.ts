@@ -20,6 +20,7 @@ import type {
 } from '../crm/crm-adapter.js';
 import type { CrmHttp } from '../crm/crm-http.js';
 import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import { TOKEN_COST } from './pipedrive-answer.js';
 import {
   customKeys,
   decodeRecord,
@@ -39,14 +40,23 @@ export interface PipedriveAdapterOptions {
   /** The field names holding the keys: the organization's domain, the person's LinkedIn URL. */
   readonly orgKeyField: string;
   readonly personKeyField: string;
+  /** The tokens the client's calls spent so far (the dry run's cost). */
+  spent(): number;
+  readonly now: () => number;
 }
+
+/** How long a record read stays the one a write compares with (the read and the write of one batch). */
+const HELD_FOR_MS = 60_000;
+/** Records and organization names kept at most (a batch's worth many times over). */
+const KEPT = 10_000;
 
 /** Keys one `GET /{id}?custom_fields=` may name (SDK: at most 15). */
 const CUSTOM_FIELDS_PER_GET = 15;
 
 const recordSchema = z.object({
-  data: z.object({ id: z.number(), is_deleted: z.boolean().optional() }).loose(),
+  data: z.object({ id: z.number(), is_deleted: z.boolean().optional(), name: z.string().nullish() }).loose(),
 });
+type RawRecord = z.output<typeof recordSchema>['data'];
 const searchSchema = z.object({
   data: z.object({ items: z.array(z.object({ item: z.object({ id: z.number() }).loose() })) }),
 });
@@ -88,8 +98,28 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     return field;
   };
 
-  /** GET one record by id with `names`' values; undefined when it is gone (404, deleted). */
-  const getById = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
+  // The records last read (a write compares with them instead of reading again) and the organizations'
+  // names (a person's organization compared by name in a plan), both by id.
+  const held = new Map<string, { record: RawRecord; custom: ReadonlySet<string>; at: number }>();
+  const orgNames = new Map<number, string>();
+  const remember = (object: CrmObject, record: RawRecord, custom: readonly string[]) => {
+    if (held.size >= KEPT) held.clear();
+    held.set(`${object}:${record.id}`, { record, custom: new Set(custom), at: options.now() });
+    if (object !== 'companies' || typeof record.name !== 'string') return;
+    if (orgNames.size >= KEPT) orgNames.clear();
+    orgNames.set(record.id, record.name);
+  };
+  /** The name of organization `id` when no other organization seen has it (else the id compares). */
+  const orgName = (id: unknown): string | undefined => {
+    const name = typeof id === 'number' ? orgNames.get(id) : undefined;
+    if (name === undefined) return undefined;
+    let holders = 0;
+    for (const other of orgNames.values()) if (other === name) holders += 1;
+    return holders === 1 ? name : undefined;
+  };
+
+  /** GET one record by id with `names`' custom values; undefined when it is gone (404, deleted). */
+  const getRaw = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
     const all = await fields(object, signal);
     const keys = customKeys(all, names).slice(0, CUSTOM_FIELDS_PER_GET);
     const path = `${RECORDS_PATH[object]}/${encodeURIComponent(id)}${keys.length > 0 ? `?custom_fields=${keys.join(',')}` : ''}`;
@@ -105,7 +135,18 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
       call: `GET ${RECORDS_PATH[object]}/{id}`,
     });
     if (body.data.is_deleted === true) return undefined;
-    return { id: String(body.data.id), properties: decodeRecord(all, body.data, names) } satisfies HeldRecord;
+    remember(object, body.data, keys);
+    return body.data;
+  };
+  const getById = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
+    const record = await getRaw(object, id, names, signal);
+    if (record === undefined) return undefined;
+    const properties = decodeRecord(await fields(object, signal), record, names);
+    const organization = [...(await fields(object, signal)).values()].find((f) => f.key === 'org_id');
+    const name = orgName(record.org_id);
+    if (organization !== undefined && properties[organization.name] !== undefined && name !== undefined)
+      properties[organization.name] = name;
+    return { id: String(record.id), properties } satisfies HeldRecord;
   };
 
   const read: CrmAdapter['read'] = async (object, idProperty, keys, properties, signal) => {
@@ -122,6 +163,25 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     return found;
   };
 
+  /** What the record read last (this batch's read, else a GET: 1 token); null when it is gone. */
+  const current = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
+    const kept = held.get(`${object}:${id}`);
+    held.delete(`${object}:${id}`);
+    // A read of this batch that fetched every custom field the write compares.
+    const wanted = customKeys(await fields(object, signal), names).slice(0, CUSTOM_FIELDS_PER_GET);
+    if (
+      kept !== undefined &&
+      options.now() - kept.at < HELD_FOR_MS &&
+      wanted.every((key) => kept.custom.has(key))
+    )
+      return kept.record;
+    return (await getRaw(object, id, names, signal)) ?? null;
+  };
+
+  /**
+   * One record: PATCHed by its id (carried, adopted or mapped) with only the values it does not hold yet
+   * (nothing to change: no call), else POSTed. A mapped id that is gone is created anew.
+   */
   const writeOne = async (
     object: CrmObject,
     request: WriteRequest,
@@ -129,18 +189,48 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
   ): Promise<WriteResult> => {
     const all = await fields(object, signal);
     await keyField(object, request.idProperty, signal);
-    const id = request.id ?? (await options.lookUp(object, [request.key])).get(request.key);
-    const body = encodeBody(all, request.properties, request.company?.id);
-    if (id !== undefined && Object.keys(body).length === 0) return { ok: true, id, created: false };
+    let id = request.id ?? (await options.lookUp(object, [request.key])).get(request.key);
+    let properties = request.properties;
+    let companyId = request.company?.id;
+    let emails: unknown[] = [];
+    if (id !== undefined) {
+      const record = await current(object, id, Object.keys(properties), signal);
+      if (record === null && request.id !== undefined)
+        return { ok: false, error: `Pipedrive holds no ${SEARCH_TYPE[object]} ${id} (deleted or merged)` };
+      if (record === null) id = undefined;
+      else {
+        const holds = decodeRecord(all, record, Object.keys(properties));
+        emails = Array.isArray(record.emails) ? record.emails : [];
+        properties = Object.fromEntries(
+          Object.entries(properties).filter(([name, value]) => {
+            const key = all.get(name)?.key;
+            if (key === 'org_id') return companyId !== undefined && Number(companyId) !== record.org_id;
+            if (key === 'email')
+              return !emails.some(
+                (e) => String((e as { value?: unknown }).value).toLowerCase() === value.toLowerCase(),
+              );
+            return holds[name] !== value;
+          }),
+        );
+        if (companyId !== undefined && Number(companyId) === record.org_id) companyId = undefined;
+      }
+    }
+    const body = encodeBody(all, properties, companyId);
+    if (id !== undefined && Object.keys(body).length === 0)
+      return { ok: true, id, created: false, unchanged: true };
+    // A new e-mail becomes the primary one; those held stay (a PATCH replaces the whole list).
+    if (Array.isArray(body.emails) && emails.length > 0)
+      body.emails = [...body.emails, ...emails.map((e) => ({ ...(e as object), primary: false }))];
     const path =
       id === undefined ? RECORDS_PATH[object] : `${RECORDS_PATH[object]}/${encodeURIComponent(id)}`;
-    if (id === undefined && object === 'contacts' && body.name === undefined) body.name = request.key;
-    if (id === undefined && object === 'companies' && body.name === undefined) body.name = request.key;
+    if (id === undefined && body.name === undefined) body.name = request.key;
     const answer = await client.request(id === undefined ? 'POST' : 'PATCH', path, body, signal);
     const written = checkAnswer(recordSchema, answer, {
       crm: 'Pipedrive',
       call: `${id === undefined ? 'POST' : 'PATCH'} ${RECORDS_PATH[object]}`,
     });
+    if (object === 'companies' && typeof written.data.name === 'string')
+      orgNames.set(written.data.id, written.data.name);
     return { ok: true, id: String(written.data.id), created: id === undefined };
   };
 
@@ -198,6 +288,8 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
   return {
     name: 'Pipedrive',
     limits: { writeBatch: 1, readBatch: 1 },
+    readsByKey: false,
+    tokens: { perWrite: TOKEN_COST.write, spent: options.spent },
     links: 'in-write',
     read,
     async write(object, requests, signal) {

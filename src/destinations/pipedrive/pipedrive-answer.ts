@@ -15,6 +15,18 @@ export const BURST_WINDOW_MS = 2_000;
 /** A daily 429 without a retry-after is probed again after this long. */
 export const DAILY_PROBE_MS = 3_600_000;
 
+/** Tokens a call costs (v2; §1): a GET by id, a list, a create or update, a search, v1 field lists and creations. */
+export const TOKEN_COST = { get: 1, list: 10, write: 5, search: 20, fields: 20, createField: 10 } as const;
+
+/** The tokens one answered call to `path` (query included) costs. */
+export function tokenCost(method: string, path: string): number {
+  const route = path.split('?')[0]!;
+  if (route.endsWith('Fields')) return method === 'GET' ? TOKEN_COST.fields : TOKEN_COST.createField;
+  if (route.endsWith('/search')) return TOKEN_COST.search;
+  if (method !== 'GET') return TOKEN_COST.write;
+  return /\/\d+$/.test(route) ? TOKEN_COST.get : TOKEN_COST.list;
+}
+
 /** Pipedrive's error message, short enough for a log line. */
 export function errorMessage(status: number, text: string): string {
   let message: string | undefined;

@@ -10,18 +10,23 @@ import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm
 import { CrmCounters } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
-import { lookUpRecordIds } from '../crm/crm-record-ids.js';
+import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
 import type { DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
 import { createPipedriveAdapter } from './pipedrive-adapter.js';
-import { classifyTrouble, dailyBudget, PIPEDRIVE_RETRY_POLICY } from './pipedrive-answer.js';
+import {
+  classifyTrouble,
+  dailyBudget,
+  PIPEDRIVE_RETRY_POLICY,
+  TOKEN_COST,
+  tokenCost,
+} from './pipedrive-answer.js';
 import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
+import { setUpPipedrive } from './pipedrive-setup.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
-/** Tokens a call costs at most (v2 writes, search and v1 field lists; §1). */
-export const TOKEN_COST = { get: 1, write: 5, search: 20 } as const;
 /** Search's own limit is 10 per 2 s on every plan (§5). */
 export const SEARCH_RATE = { requests: 9, perMs: 2_000 } as const;
 
@@ -70,11 +75,23 @@ function createPipedriveDestination(
     paced([burst], TOKEN_COST.search),
     paced([searches, burst], TOKEN_COST.search),
   ];
+  // The tokens spent: each answered call's cost (§1), counted (tokens_spent) and summed for the dry run.
+  let spent = 0;
+  const tallied: typeof globalThis.fetch = async (input, init) => {
+    const response = await deps.fetch(input, init);
+    if (response.ok) {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const tokens = tokenCost(init?.method ?? 'GET', url.pathname + url.search);
+      spent += tokens;
+      counters.add('tokens_spent', tokens);
+    }
+    return response;
+  };
   const client = createCrmHttp({
     crm: 'Pipedrive',
     baseUrl: config.base_url,
     headers: { 'x-api-token': secrets[0]! },
-    fetch: deps.fetch,
+    fetch: tallied,
     now: deps.now,
     paceFor: (path) => (path.includes('/search') ? search : path.endsWith('Fields') ? costly : plain),
     counter: counters,
@@ -92,7 +109,10 @@ function createPipedriveDestination(
     lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
     orgKeyField: config.org_key_field,
     personKeyField: config.person_key_field,
+    spent: () => spent,
+    now: deps.now,
   });
+  const keyFields = { companies: config.org_key_field, contacts: config.person_key_field };
   return createCrmDestination({
     name: config.name,
     adapter,
@@ -104,6 +124,22 @@ function createPipedriveDestination(
       { companyKey: config.org_key_field, contactKey: config.person_key_field },
       PIPEDRIVE_SHAPE.movedFields,
     ),
+    setup: ({ templates, dryRun, signal }) =>
+      setUpPipedrive({
+        adapter,
+        client,
+        db: deps.database.db,
+        store: {
+          lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
+          record: (object, ids) =>
+            recordRecordIds(deps.database.db, config.name, object, ids, new Date(deps.now()).toISOString()),
+        },
+        templates,
+        shape: PIPEDRIVE_SHAPE,
+        keyFields,
+        dryRun,
+        signal,
+      }),
     deps,
   });
 }

@@ -68,7 +68,13 @@ function coreType(field: PipedriveField): string {
   return 'string';
 }
 
-/** The fields as the core's definitions, by name. */
+/** Characters a Text field (`varchar`, `varchar_auto`) holds (§2). */
+export const VARCHAR_MAX = 255;
+
+/**
+ * The fields as the core's definitions, by name: a Text field's value cut to 255 characters, an
+ * enumeration's label one of its options (sent as the option's id), an e-mail an address.
+ */
 export function definitionsOf(fields: PipedriveFields): Map<string, FieldDefinition> {
   return new Map(
     [...fields.values()].map((field) => [
@@ -77,6 +83,7 @@ export function definitionsOf(fields: PipedriveFields): Map<string, FieldDefinit
         name: field.name,
         type: coreType(field),
         ...(field.options.length > 0 ? { options: field.options.map((o) => ({ value: o.label })) } : {}),
+        ...(/^varchar/.test(field.type) && field.key !== 'email' ? { maxLength: VARCHAR_MAX } : {}),
       },
     ]),
   );

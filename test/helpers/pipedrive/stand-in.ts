@@ -52,6 +52,8 @@ export interface PipedriveStandIn {
   spent(): number;
   /** Answers the next matching call with `status` and `body` instead (once). */
   failNext(match: { method?: string; path: RegExp }, status: number, body: string | object): void;
+  /** Holds every answer this long before the call is handled (a process killed while it waits). */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ export async function startPipedriveStandIn(
   const searchBurst = options.searchBurst ?? 10;
   const dailyTokens = options.dailyTokens ?? 30_000;
   const store = new PdStore(now, options.indexLagMs ?? 1_000);
+  let latencyMs = 0;
   const calls: SeenCall[] = [];
   const sent: number[] = [];
   const searches: number[] = [];
@@ -431,7 +434,8 @@ export async function startPipedriveStandIn(
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', () => (latencyMs > 0 ? setTimeout(respond, latencyMs) : respond()));
+    const respond = () => {
       const method = req.method ?? 'GET';
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const seen = (status: number, tokens: number) =>
@@ -540,7 +544,7 @@ export async function startPipedriveStandIn(
       dailyHeaders(res);
       json(res, answer.status, answer.body);
       seen(answer.status, answer.tokens);
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -550,6 +554,9 @@ export async function startPipedriveStandIn(
     store,
     calls,
     spent: () => spent,
+    setLatency(ms) {
+      latencyMs = ms;
+    },
     failNext(match, status, body) {
       faults.push({
         ...(match.method !== undefined ? { method: match.method } : {}),

@@ -160,3 +160,25 @@ export class PdStore {
     return [...this.records[object].values()].filter((record) => !record.is_deleted);
   }
 }
+
+/**
+ * The custom fields the pipedrive-* templates name (docs/templates.md), as a user creates them by hand;
+ * the two key fields' hashes (undefined with `keys: false`: left for setup to create).
+ */
+export function addTemplateFields(
+  store: PdStore,
+  { keys = true }: { keys?: boolean } = {},
+): { domain: string | undefined; linkedin: string | undefined } {
+  const domain = keys ? store.addField('organizations', 'Domain', 'varchar').key : undefined;
+  store.addField('organizations', 'Hooksync ID', 'varchar');
+  const linkedin = keys ? store.addField('persons', 'LinkedIn URL', 'varchar').key : undefined;
+  for (const name of [
+    'Hooksync ID',
+    'Job title',
+    'Job change status',
+    'Previous organization',
+    'Previous job title',
+  ])
+    store.addField('persons', name, 'varchar');
+  return { domain, linkedin };
+}

@@ -6,13 +6,16 @@
  * ambiguous domain failed, a missing key field and a 401 pausing with one line, a burst 429 deferring.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { canDryRun } from '../../../src/destinations/crm/crm-destination.js';
+import { canDryRun, setupOf } from '../../../src/destinations/crm/crm-destination.js';
 import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates, replayEvents } from '../../../src/destinations/destination-admin.js';
+import { describeCounters } from '../../../src/destinations/destination-counters.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
+import { renderDestinations } from '../../../src/server/status-page/render-destinations.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
+import { addTemplateFields } from '../../helpers/pipedrive/store.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
 
 const ENV_NAME = 'PIPEDRIVE_TOKEN';
@@ -34,20 +37,9 @@ export function definePipedriveSuite(provision: Provision): void {
     await pd.close();
   });
 
-  /** The custom fields the pipedrive-* templates name (docs/templates.md), as a user creates them. */
   const createFields = () => {
-    const domain = pd.store.addField('organizations', 'Domain', 'varchar');
-    pd.store.addField('organizations', 'Hooksync ID', 'varchar');
-    const linkedin = pd.store.addField('persons', 'LinkedIn URL', 'varchar');
-    for (const name of [
-      'Hooksync ID',
-      'Job title',
-      'Job change status',
-      'Previous organization',
-      'Previous job title',
-    ])
-      pd.store.addField('persons', name, 'varchar');
-    return { domain: domain.key, linkedin: linkedin.key };
+    const { domain, linkedin } = addTemplateFields(pd.store);
+    return { domain: domain!, linkedin: linkedin! };
   };
   const configure = async (extra: Record<string, unknown> = {}) => {
     const [configured] = await world.configure(
@@ -126,6 +118,25 @@ export function definePipedriveSuite(provision: Provision): void {
     expect(tokens()).toBeLessThanOrEqual(40 + (held.orgs + held.persons) * 27);
     const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
     expect(recorded).toHaveLength(held.orgs + held.persons);
+    // Counted: records, tokens spent (as the stand-in charged them) and the budget left.
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(state!.counters).toMatchObject({
+      companies_created: held.orgs,
+      contacts_created: held.persons,
+      tokens_spent: pd.spent(),
+      daily_remaining: 30_000 - pd.spent(),
+    });
+    const line = describeCounters(state!.counters);
+    expect(line).toContain(`${pd.spent()} tokens spent`);
+    expect(line).toContain(`daily allowance left ${30_000 - pd.spent()}`);
+    expect(renderDestinations([state!]).toString()).toContain(`${pd.spent()} tokens spent`);
+    const metrics = await world.registry.metrics();
+    expect(metrics).toContain(
+      `hooksync_destination_counter{destination="crm",counter="tokens_spent"} ${pd.spent()}`,
+    );
+    expect(metrics).toContain(
+      `hooksync_destination_counter{destination="crm",counter="companies_created"} ${held.orgs}`,
+    );
 
     // The same jobs again: found through the map (no search), nothing created.
     const searchesBefore = searches();
@@ -138,6 +149,61 @@ export function definePipedriveSuite(provision: Provision): void {
     // fill-empty: each record seen before costs its GET (1) and at most a PATCH (5).
     const records = held.orgs + held.persons;
     expect(tokens() - tokensBefore).toBeLessThanOrEqual(records * 6);
+    const [after] = await listDestinationStates(world.database.db, Date.now());
+    expect(after!.counters.tokens_spent).toBe(pd.spent());
+  });
+
+  it('overwrite: a re-run of unchanged records costs one GET each and sends nothing (the org link not re-sent)', async () => {
+    createFields();
+    const configured = await configure({ write: 'overwrite' });
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    await world.storeFixture('job-change-moved');
+    await deliverAll(configured);
+    const held = { orgs: orgs().length, persons: persons().length };
+    const sent = pd.calls.length;
+    // Nothing more created or updated: every record of the re-run is a skip.
+    const { counters } = (await listDestinationStates(world.database.db, Date.now()))[0]!;
+    const writes = (of: Readonly<Record<string, number>>) =>
+      ['companies_created', 'companies_updated', 'contacts_created', 'contacts_updated'].map(
+        (name) => of[name] ?? 0,
+      );
+    const counted = writes(counters);
+    await replayEvents(world.database.db, 'crm', {}, new Date().toISOString());
+    await deliverAll(configured);
+    expect((await events()).map((e) => e.status)).toEqual(Array(3).fill('delivered'));
+    const again = pd.calls.slice(sent);
+    expect(again.filter((call) => call.method !== 'GET')).toEqual([]);
+    expect(again.every((call) => /^\/api\/v2\/(persons|organizations)\/\d+/.test(call.path))).toBe(true);
+    expect(again.reduce((sum, call) => sum + call.tokens, 0)).toBe(held.orgs + held.persons);
+    expect({ orgs: orgs().length, persons: persons().length }).toEqual(held);
+    const [state] = await listDestinationStates(world.database.db, Date.now());
+    expect(writes(state!.counters)).toEqual(counted);
+    expect(state!.counters.contacts_skipped).toBeGreaterThanOrEqual(held.persons);
+  });
+
+  it('fits values to the fields: a label sent as its option id, an unknown one left out with a warning, a Text value cut to 255', async () => {
+    const keys = createFields();
+    const configured = await configure();
+    const long = 'Acme Robotics '.repeat(30).trim();
+    const text = envelopeText('company-reveal')
+      .text.replace('"Acme Robotics"', JSON.stringify(long))
+      .replace('"Industrial Automation"', '"Software"');
+    await world.store.store({ envelopeText: text, source: 'webhook' });
+    const other = envelopeText('company-reveal')
+      .text.replaceAll('acme-robotics.com', 'other-robotics.com')
+      .replaceAll('5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e', '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8f');
+    await world.store.store({ envelopeText: other, source: 'webhook' });
+    await deliverAll(configured);
+    expect((await events()).map((e) => e.status)).toEqual(['delivered', 'delivered']);
+    const acme = orgs().find((o) => o.custom_fields[keys.domain] === 'acme-robotics.com')!;
+    expect(acme.name).toBe(long.slice(0, 255));
+    expect(acme.industry).toBe(
+      pd.store.field('organizations', 'Industry')!.options!.find((o) => o.label === 'Software')!.id,
+    );
+    const unknown = orgs().find((o) => o.custom_fields[keys.domain] === 'other-robotics.com')!;
+    expect(unknown.industry).toBeUndefined();
+    expect(world.logs.text()).toContain('\\"Industrial Automation\\" is not an option of Industry');
   });
 
   it('adopts what a sales team typed by exact search, keeping typed values (fill-empty), and creates no duplicate', async () => {
@@ -147,15 +213,29 @@ export function definePipedriveSuite(provision: Provision): void {
       name: 'Tobias (typed)',
       custom_fields: { [keys.linkedin]: 'https://www.linkedin.com/in/tobias-brandt' },
     });
+    const typedMaria = pd.store.insert('persons', {
+      name: 'Maria (typed)',
+      emails: [{ value: 'Maria.Keller@globex.com', primary: true, label: 'work' }],
+    });
     pd.store.settleIndex();
     const configured = await configure();
     await world.storeFixture('company-reveal');
     await world.storeFixture('search-contact');
+    await world.storeFixture('job-change-moved');
     await deliverAll(configured);
-    expect((await events()).map((e) => e.status)).toEqual(['delivered', 'delivered']);
-    expect(orgs().map((o) => o.id)).toEqual([typed.id]);
-    expect(orgs()[0]!.name).toBe('Acme (typed)');
-    expect(orgs()[0]!.website).toBeDefined();
+    expect((await events()).map((e) => e.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    // Adopted by an exact e-mail search, the e-mail it holds kept (not sent again in another case).
+    const marias = persons().filter((p) =>
+      JSON.stringify(p.emails ?? [])
+        .toLowerCase()
+        .includes('maria.keller'),
+    );
+    expect(marias.map((p) => p.id)).toEqual([typedMaria.id]);
+    expect(marias[0]!.emails).toHaveLength(1);
+    const acmes = orgs().filter((o) => o.custom_fields[keys.domain] === 'acme-robotics.com');
+    expect(acmes.map((o) => o.id)).toEqual([typed.id]);
+    expect(acmes[0]!.name).toBe('Acme (typed)');
+    expect(acmes[0]!.website).toBeDefined();
     const tobias = persons().filter((p) => String(p.custom_fields[keys.linkedin]).includes('tobias-brandt'));
     expect(tobias.map((p) => p.id)).toEqual([typedPerson.id]);
     expect(tobias[0]!.name).toBe('Tobias (typed)');
@@ -249,6 +329,7 @@ export function definePipedriveSuite(provision: Provision): void {
     expect(Date.parse(event!.next_attempt_at) - started).toBeGreaterThanOrEqual(3_000_000);
     const [state] = await listDestinationStates(world.database.db, Date.now());
     expect(state!.last_error).toContain('Pipedrive DAILY limit reached');
+    expect(event!.last_error).toContain('daily request budget exceeded');
   });
 
   it("Cloudflare's 403 HTML page pauses the destination with a message", async () => {
@@ -312,5 +393,118 @@ export function definePipedriveSuite(provision: Provision): void {
     const contacts = report.records.filter((r) => r.object === 'contacts');
     expect(contacts.length).toBeGreaterThan(0);
     expect(contacts.every((r) => r.action === 'create')).toBe(true);
+    // Its tokens: what its reads spent, and 5 a planned write (Acme's update, two creates).
+    const writes = report.records.filter((r) => r.action === 'create' || r.action === 'update').length;
+    expect(writes).toBe(3);
+    expect(report.tokens).toBe(pd.spent() + writes * 5);
+    // At most what the real run spends (which finds Acme by the map in the second event, not by search).
+    const before = pd.spent();
+    await deliverAll(configured);
+    expect((await events()).map((e) => e.status)).toEqual(['delivered', 'delivered']);
+    expect(pd.spent() - before).toBeLessThanOrEqual(report.tokens!);
+    expect(pd.spent() - before).toBeGreaterThan(report.tokens! - 2 * 20);
+  });
+
+  it('setup: --dry-run says which key fields it would create; setup creates them, adopts typed records into the map by exact match, reports an ambiguous one; the sync then searches none of them', async () => {
+    addTemplateFields(pd.store, { keys: false });
+    // One more field the template writes is missing: a note, not a problem.
+    const organizationFields = pd.store.fields.organizations;
+    organizationFields.splice(
+      organizationFields.findIndex((f) => f.name === 'Hooksync ID'),
+      1,
+    );
+    const configured = await configure();
+    const destination = configured.create({
+      database: world.database,
+      logger: world.logs.logger,
+      now: Date.now,
+      fetch: globalThis.fetch,
+    });
+    const setUp = setupOf(destination)!;
+    const signal = AbortSignal.timeout(30_000);
+    const dry = await setUp({ dryRun: true, signal });
+    expect(dry.properties).toEqual([
+      { object: 'companies', name: 'Domain', unique: false },
+      { object: 'contacts', name: 'LinkedIn URL', unique: false },
+    ]);
+    expect(dry.notes).toContain(
+      'organization field "Hooksync ID" does not exist: its values are left out until it is created (a Text field)',
+    );
+    expect(pd.calls.every((call) => call.method === 'GET')).toBe(true);
+    expect(pd.store.field('organizations', 'Domain')).toBeUndefined();
+    const made = await setUp({ dryRun: false, signal });
+    expect(made.properties).toHaveLength(2);
+    expect(made.problems).toEqual([]);
+    const domainKey = pd.store.field('organizations', 'Domain')!.key;
+    const linkedinKey = pd.store.field('persons', 'LinkedIn URL')!.key;
+    expect(pd.store.field('persons', 'LinkedIn URL')!.field_type).toBe('varchar');
+
+    // What a sales team typed before the first sync.
+    const acme = typedOrg(domainKey, 'Acme (typed)', 'acme-robotics.com');
+    const initechA = typedOrg(domainKey, 'Initech A', 'initech.io');
+    const initechB = typedOrg(domainKey, 'Initech B', 'initech.io');
+    const maria = pd.store.insert('persons', {
+      name: 'Maria (typed)',
+      emails: [{ value: 'maria.keller@globex.com', primary: true, label: 'work' }],
+    });
+    const tobias = pd.store.insert('persons', {
+      name: 'Tobias (typed)',
+      custom_fields: { [linkedinKey]: 'https://www.linkedin.com/in/tobias-brandt' },
+    });
+    pd.store.settleIndex();
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
+    await world.storeFixture('job-change-moved');
+    const spent = pd.spent();
+    const adopted = await setUp({ dryRun: false, signal });
+    expect(adopted.properties).toEqual([]);
+    expect(adopted.adopted).toEqual([{ domain: 'acme-robotics.com', id: String(acme.id) }]);
+    expect(adopted.ambiguous).toEqual([
+      { domain: 'initech.io', ids: [String(initechA.id), String(initechB.id)].sort() },
+    ]);
+    expect(adopted.adoptedContacts).toEqual(
+      expect.arrayContaining([
+        { linkedinUrl: 'maria.keller@globex.com', id: String(maria.id) },
+        { linkedinUrl: 'https://www.linkedin.com/in/tobias-brandt', id: String(tobias.id) },
+      ]),
+    );
+    // Its tokens: the field lists (20 each), a search per key (20) and a GET per hit (1).
+    expect(adopted.tokens).toBe(pd.spent() - spent);
+    const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
+    expect(recorded.map((r) => [r.object, r.key, r.record_id]).sort()).toEqual(
+      expect.arrayContaining([
+        ['companies', 'acme-robotics.com', String(acme.id)],
+        ['contacts', 'maria.keller@globex.com', String(maria.id)],
+      ]),
+    );
+    // Again: what the map knows is counted, not searched.
+    const callsBefore = pd.calls.length;
+    const again = await setUp({ dryRun: true, signal });
+    expect(again.alreadyKeyed).toBe(1);
+    expect(again.contactsAlreadyKeyed).toBe(adopted.adoptedContacts.length);
+    const searchedAgain = pd.calls.slice(callsBefore).filter((call) => call.path.includes('/search'));
+    expect(searchedAgain.some((call) => call.path.includes('acme-robotics.com'))).toBe(false);
+    expect(searchedAgain.some((call) => call.path.includes('maria.keller'))).toBe(false);
+
+    const sent = pd.calls.length;
+    await deliverAll(configured);
+    const after = pd.calls.slice(sent).filter((call) => call.path.includes('/search'));
+    expect(after.some((call) => call.path.includes('acme-robotics.com'))).toBe(false);
+    expect(after.some((call) => call.path.includes('maria.keller'))).toBe(false);
+    expect(after.some((call) => call.path.includes('tobias-brandt'))).toBe(false);
+    expect(
+      orgs()
+        .filter((o) => o.custom_fields[domainKey] === 'acme-robotics.com')
+        .map((o) => o.id),
+    ).toEqual([acme.id]);
+    expect(
+      persons().filter(
+        (p) => p.name === 'Maria (typed)' || JSON.stringify(p.emails ?? []).includes('maria.keller'),
+      ),
+    ).toHaveLength(1);
+    // Maria's new employer is ambiguous: her event fails, naming both, and nothing is guessed.
+    const failed = (await events()).filter((e) => e.status === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.last_error).toContain('ambiguous');
   });
 }

@@ -29,6 +29,6 @@ export function printDryRun(ctx: CliContext, name: string, report: DryRunReport,
   const count = (action: string) => report.records.filter((record) => record.action === action).length;
   writeLine(
     ctx.stdout,
-    `${name} (dry run, nothing written): ${report.events} event(s); ${count('create')} to create, ${count('update')} to update, ${count('skip')} skipped, ${count('failed')} to fail, ${report.associations} association(s); about ${report.calls} API call(s)`,
+    `${name} (dry run, nothing written): ${report.events} event(s); ${count('create')} to create, ${count('update')} to update, ${count('skip')} skipped, ${count('failed')} to fail, ${report.associations} association(s); about ${report.calls} API call(s)${report.tokens === undefined ? '' : `, ${report.tokens} token(s)`}`,
   );
 }

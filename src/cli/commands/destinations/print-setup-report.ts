@@ -25,9 +25,10 @@ export function printSetupReport(ctx: CliContext, name: string, report: SetupRep
       ctx.stdout,
       `ambiguous: ${ambiguous.linkedinUrl} matches contacts ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
     );
+  for (const note of report.notes ?? []) writeLine(ctx.stdout, `note: ${note}`);
   for (const problem of report.problems) writeLine(ctx.stdout, `problem: ${problem}`);
   writeLine(
     ctx.stdout,
-    `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed`,
+    `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed${report.tokens === undefined ? '' : `; ${report.tokens} token(s) spent`}`,
   );
 }

@@ -60,7 +60,7 @@ export function registerReplayCommand(destinations: Command, ctx: CliContext): v
     .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)')
     .option(
       '--dry-run',
-      'a HubSpot destination: read only, print what each record would become (pending events included)',
+      'a CRM destination: read only, print what each record would become (pending events included)',
     );
   addJsonOption(replay);
   addCommonOptions(replay);
