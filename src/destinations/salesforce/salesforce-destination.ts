@@ -21,6 +21,7 @@ import {
   type SalesforceDestinationConfig,
   salesforceSchema,
 } from './salesforce-config.js';
+import { setupOrg } from './setup-org.js';
 import { COLLECTION_LIMIT } from './write-collections.js';
 
 /** The templates the destination maps with (the same as the import files'). */
@@ -135,6 +136,21 @@ function createSalesforceDestination(
     shape: SALESFORCE_SHAPE,
     carriedIdKey: config.id_field,
     settings: syncSettingsOf(config),
+    setup: async ({ templates, dryRun, signal }) =>
+      setupOrg({
+        client,
+        adapter,
+        db: deps.database.db,
+        destination: config.name,
+        templates,
+        leads: await loadTemplate(SALESFORCE_TEMPLATES.leads),
+        shape: SALESFORCE_SHAPE,
+        accountKey: config.account_key,
+        personKey: config.person_key,
+        now: deps.now,
+        dryRun,
+        signal,
+      }),
     deps,
   });
 }
