@@ -24,8 +24,29 @@ import {
   writeCollections,
 } from './write-collections.js';
 
-/** Keys looked up per read (the SOQL chunks keep each URI under 2,000 characters on their own). */
-export const SALESFORCE_READ_BATCH = 150;
+/**
+ * Keys looked up per read: the SOQL chunks keep each URI under 2,000 characters on their own (some 40 to 80
+ * keys a query), and a read's queries go {@link READ_CONCURRENCY} at a time (Salesforce limits long-running
+ * requests, not short ones), so that fill-empty's reads cost less time than its writes.
+ */
+export const SALESFORCE_READ_BATCH = 800;
+/** Queries of one read in flight at once. */
+export const READ_CONCURRENCY = 4;
+
+/** `work` over `items`, `limit` at a time; results in order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < items.length; at = next++) results[at] = await work(items[at]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 /** What the adapter is built from. */
 export interface SalesforceAdapterOptions {
@@ -65,8 +86,10 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
   ) => {
     const found = new Map<string, HeldRecord>();
     const wanted = new Map(keys.map((key) => [key.toLowerCase(), key]));
-    for (const soql of keyQueries({ base: client.base, object, fields, keyField, keys })) {
-      for (const row of await queryAll(client, soql, signal)) {
+    const queries = keyQueries({ base: client.base, object, fields, keyField, keys });
+    const answers = await inParallel(queries, READ_CONCURRENCY, (soql) => queryAll(client, soql, signal));
+    for (const rows of answers) {
+      for (const row of rows) {
         // Keys match case-insensitively (§2): answer under the spelling the core asked for.
         const key = wanted.get(String(row[keyField] ?? '').toLowerCase());
         if (key === undefined || typeof row.Id !== 'string') continue;
