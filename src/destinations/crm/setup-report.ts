@@ -24,3 +24,18 @@ export interface SetupReport {
   allocation?: { max: number; remaining: number };
   readonly dryRun: boolean;
 }
+
+/** A report with nothing in it yet. */
+export function emptySetupReport(dryRun: boolean): SetupReport {
+  return {
+    properties: [],
+    problems: [],
+    adopted: [],
+    ambiguous: [],
+    alreadyKeyed: 0,
+    adoptedContacts: [],
+    ambiguousContacts: [],
+    contactsAlreadyKeyed: 0,
+    dryRun,
+  };
+}

@@ -15,7 +15,7 @@ import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
 import type { CrmTemplates } from '../crm/crm-rows.js';
 import { COMPANY_DOMAIN_COLUMN, type CrmKeys } from '../crm/map-records.js';
 import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
-import type { SetupReport } from '../crm/setup-report.js';
+import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
 import { readDefinitions } from './hubspot-adapter.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import { LINKEDIN_PROPERTY, searchHubSpot } from './hubspot-search.js';
@@ -76,17 +76,7 @@ export async function setupPortal(options: {
   readonly signal: AbortSignal;
 }): Promise<SetupReport> {
   const { client, keys, dryRun, signal } = options;
-  const report: SetupReport = {
-    properties: [],
-    problems: [],
-    adopted: [],
-    ambiguous: [],
-    alreadyKeyed: 0,
-    adoptedContacts: [],
-    ambiguousContacts: [],
-    contactsAlreadyKeyed: 0,
-    dryRun,
-  };
+  const report = emptySetupReport(dryRun);
   const defined = new Map<string, Map<string, FieldDefinition>>();
   for (const object of ['companies', 'contacts'] as const) {
     const answer = await client.request('GET', `/crm/v3/properties/${object}`, undefined, signal);

@@ -25,7 +25,7 @@ import {
   normalizeLinkedinUrl,
   normalizePersonId,
 } from '../crm/normalize-keys.js';
-import type { SetupReport } from '../crm/setup-report.js';
+import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
 import { checkObjectFields, describeObject, type SalesforceObject } from './org-schema.js';
 import { limitsSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
@@ -65,14 +65,12 @@ function keyOf(value: unknown): string | undefined {
 }
 
 /** Records the org holds, by a stored company's domain (Account.Website) or a stored person's e-mail. */
-function searchOrg(client: SalesforceClient, accountKey: string, personKey: string) {
-  return async (
-    object: CrmObject,
-    field: SearchField,
-    values: readonly string[],
-    _keyProperty: string,
-    signal: AbortSignal,
-  ): Promise<Map<string, SearchCandidate[]>> => {
+function searchOrg(
+  client: SalesforceClient,
+  accountKey: string,
+  personKey: string,
+): NonNullable<CrmAdapter['search']> {
+  return async (object, field, values, _keyProperty, signal) => {
     const found = new Map<string, SearchCandidate[]>();
     const wanted = new Set(values);
     const add = (value: string | undefined, candidate: SearchCandidate) => {
@@ -156,19 +154,7 @@ async function storedPersons(options: OrgSetupOptions): Promise<Map<string, stri
 /** Runs setup against the org. */
 export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   const { client, accountKey, personKey, dryRun, signal } = options;
-  const report: SetupReport = {
-    properties: [],
-    problems: [],
-    adopted: [],
-    ambiguous: [],
-    alreadyKeyed: 0,
-    adoptedContacts: [],
-    ambiguousContacts: [],
-    contactsAlreadyKeyed: 0,
-    adoptedPersons: [],
-    ambiguousPersons: [],
-    dryRun,
-  };
+  const report: SetupReport = { ...emptySetupReport(dryRun), adoptedPersons: [], ambiguousPersons: [] };
   const wanted: Array<[SalesforceObject, string, string[]]> = [
     ['Account', accountKey, mappedFields(options.templates.companies)],
     ['Contact', personKey, mappedFields(options.templates.contacts)],
