@@ -10,8 +10,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type CrmDestination, setupOf } from '../../../src/destinations/crm/crm-destination.js';
 import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
+import { describeCounters } from '../../../src/destinations/destination-counters.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
+import { renderDestinations } from '../../../src/server/status-page/render-destinations.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
@@ -114,6 +116,16 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(states[0]!.counters).toMatchObject({ companies_created: 1 });
     expect(states[0]!.counters.api_calls).toBeGreaterThan(0);
     expect(states[0]!.counters.daily_remaining).toBe(15_000 - sf.usage().used);
+    // The same counters on /metrics, the status page and `destinations list` (one description of them).
+    const metrics = await world.registry.metrics();
+    expect(metrics).toContain('hooksync_destination_counter{destination="sf",counter="companies_created"} 1');
+    expect(metrics).toMatch(/hooksync_destination_counter\{destination="sf",counter="api_calls"\} [1-9]/);
+    expect(metrics).toContain(
+      `hooksync_destination_counter{destination="sf",counter="daily_remaining"} ${15_000 - sf.usage().used}`,
+    );
+    const page = String(renderDestinations(states));
+    expect(page).toContain(describeCounters(states[0]!.counters));
+    expect(describeCounters(states[0]!.counters)).toMatch(/\d+ API calls; daily allowance left \d+/);
   });
 
   it('fill-empty keeps what a rep typed and fills the rest; overwrite replaces it', async () => {
