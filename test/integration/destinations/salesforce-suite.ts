@@ -451,4 +451,22 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(contacts.map((c) => c.Id)).toEqual([maria]);
     expect(sf.findBy('Lead', 'Hooksync_Person_Id__c', '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73')).toEqual([]);
   });
+
+  it('dry-runs a batch above bulk_threshold: counts the Bulk job its calls would be, writes nothing', async () => {
+    const configured = await configure({ bulk_threshold: 60 });
+    await storeReveals(100);
+    await world.database.db.updateTable('outbox_events').set({ status: 'failed' }).execute();
+    const report = await dryRunReplay({
+      database: world.database,
+      destination: createFor(configured) as CrmDestination,
+      name: 'sf',
+      selection: { failed: true },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(report.records.filter((r) => r.action === 'create')).toHaveLength(100);
+    // One SOQL read of the 100 keys (fill-empty), and the job: create, upload, close, a poll, two results.
+    expect(report.calls).toBe(1 + 6);
+    expect(sf.bulkJobs()).toEqual([]);
+    expect(sf.records('Account')).toEqual([]);
+  });
 }
