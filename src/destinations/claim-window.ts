@@ -33,9 +33,12 @@ export const CLAIM_MARGIN_MS = 10_000;
 export const MIN_HELD = 16;
 export const MAX_HELD = 512;
 
-/** Events a lane holds at most: three rounds of its slots, within {@link MIN_HELD} and {@link MAX_HELD}. */
+/**
+ * Events a lane holds at most: three rounds of its slots, within {@link MIN_HELD} and {@link MAX_HELD}, and
+ * never less than one batch (a type whose batches are larger, Salesforce's Bulk jobs, holds one).
+ */
 export function laneCapacity(settings: Pick<DispatchSettings, 'concurrency'>, batchSize: number): number {
-  return Math.min(MAX_HELD, Math.max(3 * settings.concurrency * batchSize, MIN_HELD));
+  return Math.min(Math.max(MAX_HELD, batchSize), Math.max(3 * settings.concurrency * batchSize, MIN_HELD));
 }
 
 /** What a lane should claim now: how many events (0: not now) and until when (epoch ms). */

@@ -93,7 +93,15 @@ export interface CrmAdapter {
    */
   readonly tokens?: { readonly perWrite: number; spent(): number };
   /** Records per write call and keys per read call (HubSpot 100/100, Salesforce 200/~150, Pipedrive 1/1). */
-  readonly limits: { readonly writeBatch: number; readonly readBatch: number };
+  readonly limits: {
+    readonly writeBatch: number;
+    readonly readBatch: number;
+    /**
+     * A CRM with a bulk path (Salesforce's Bulk API 2.0): more than `above` records of one object to write
+     * are handed to one `write` whole (the adapter runs its job); a dry run counts `calls` for it.
+     */
+    readonly bulk?: { readonly above: number; readonly calls: number } | undefined;
+  };
   /**
    * How a contact is tied to its company: a field of the contact's own write (`in-write`, the core passes
    * `WriteRequest.company`), or a separate call after both are written (`separate-call`, through `link`).

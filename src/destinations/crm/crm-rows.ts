@@ -174,6 +174,7 @@ export async function storedDomains(
     [templates.contacts, COMPANY_DOMAIN_COLUMN],
   ] as const) {
     const index = templateHeader(template).indexOf(column);
+    if (index < 0) continue;
     for await (const cells of exportRows(db, template)) {
       const domain = normalizeDomain(cells[index]);
       if (domain !== undefined) domains.add(domain);

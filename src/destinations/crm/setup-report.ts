@@ -1,7 +1,7 @@
 /**
  * What `destinations setup` did on a CRM (or, in a dry run, would do): the fields it created, the problems
- * it found, and the records it adopted (a company by its domain, a contact by its LinkedIn URL) or found
- * ambiguous.
+ * it found, and the records it adopted (a company by its domain, a contact by its LinkedIn URL or e-mail) or
+ * found ambiguous, and the API allocation it read.
  */
 
 /** The report of one setup. */
@@ -19,6 +19,11 @@ export interface SetupReport {
   readonly adoptedContacts: Array<{ linkedinUrl: string; id: string }>;
   readonly ambiguousContacts: Array<{ linkedinUrl: string; ids: string[] }>;
   contactsAlreadyKeyed: number;
+  /** Persons found by the e-mail they were asked with (Salesforce: a Contact or a Lead), keyed by `key`. */
+  readonly adoptedPersons?: Array<{ email: string; key: string; object: string; id: string }>;
+  readonly ambiguousPersons?: Array<{ email: string; ids: string[] }>;
+  /** The CRM's daily API allocation as setup read it (Salesforce's `/limits`). */
+  allocation?: { max: number; remaining: number };
   readonly dryRun: boolean;
   /** On a CRM that charges per call (Pipedrive): the tokens setup spent. */
   tokens?: number;

@@ -1,6 +1,7 @@
 /**
  * One object's records written to a CRM: read first when a field is fill-empty (or for a dry run), plan
- * each record under its policy, write in batches of the CRM's size, and say what each record came to. A
+ * each record under its policy, write in batches of the CRM's size (or, above its bulk line, all in one
+ * write the adapter runs as a bulk job), and say what each record came to. A
  * batch refused whole (HubSpot's e-mail-keyed batch with one bad input) is split in halves until the record
  * at fault stands alone. Nothing is retried unchanged.
  */
@@ -171,7 +172,9 @@ export async function writeRecords(options: {
         };
     });
   };
-  if (options.dryRun) calls += Math.ceil(pending.length / writeBatch);
-  else for (const chunk of chunksOf(pending, writeBatch)) await write(chunk);
+  const { bulk } = adapter.limits;
+  const whole = bulk !== undefined && pending.length > bulk.above;
+  if (options.dryRun) calls += whole ? bulk.calls : Math.ceil(pending.length / writeBatch);
+  else for (const chunk of chunksOf(pending, whole ? pending.length : writeBatch)) await write(chunk);
   return { outcomes, calls };
 }

@@ -3,22 +3,50 @@
  * `account_key`; persons are Contacts or Leads by `person_key`, the one that already holds the key updated
  * where it is, a net-new one routed by `new_persons` (a Contact under its Account when the core found or
  * wrote the Account, else a Lead); a Contact names its Account by the Account's key in its own write
- * (`links: 'in-write'`). Reads are SOQL by key, writes sObject Collections (see write-collections.ts); a record
- * still locked after its retries sends the batch back to the lane's schedule (keyed writes converge).
+ * (`links: 'in-write'`). Reads are SOQL by key, writes sObject Collections (see write-collections.ts); a locked
+ * record (UNABLE_TO_LOCK_ROW) sends the batch back to the lane's retry schedule (keyed writes converge).
  */
 import { CrmError } from '../../errors.js';
 import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } from '../crm/crm-adapter.js';
+import { BULK_JOB_CALLS, type BulkJobStore, writeBulk } from './bulk-ingest.js';
 import { asLead, type LeadFields } from './lead-fields.js';
 import { describeObject, fieldDefinitionsOf } from './org-schema.js';
 import { type NewPersons, routePerson } from './route-persons.js';
 import { limitsSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
 import { keyQueries, queryAll } from './soql.js';
-import { COLLECTION_LIMIT, type RecordWrite, writeCollections } from './write-collections.js';
+import {
+  COLLECTION_LIMIT,
+  type CollectionsWrite,
+  type RecordOutcome,
+  type RecordWrite,
+  writeCollections,
+} from './write-collections.js';
 
-/** Keys looked up per read (the SOQL chunks keep each URI under 2,000 characters on their own). */
-export const SALESFORCE_READ_BATCH = 150;
+/**
+ * Keys looked up per read: the SOQL chunks keep each URI under 2,000 characters on their own (some 40 to 80
+ * keys a query), and a read's queries go {@link READ_CONCURRENCY} at a time (Salesforce limits long-running
+ * requests, not short ones), so that fill-empty's reads cost less time than its writes.
+ */
+export const SALESFORCE_READ_BATCH = 800;
+/** Queries of one read in flight at once. */
+export const READ_CONCURRENCY = 4;
+
+/** `work` over `items`, `limit` at a time; results in order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < items.length; at = next++) results[at] = await work(items[at]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 /** What the adapter is built from. */
 export interface SalesforceAdapterOptions {
@@ -28,6 +56,14 @@ export interface SalesforceAdapterOptions {
   readonly newPersons: NewPersons;
   /** The Contact ↔ Lead field correspondence (the salesforce-contacts and -leads templates). */
   readonly leadFields: () => Promise<LeadFields>;
+  /** More than `threshold` records of one object keyed (no Id) in a write go in a Bulk API 2.0 job. */
+  readonly bulk?:
+    | {
+        readonly threshold: number;
+        readonly store: BulkJobStore;
+        readonly pollDelaysMs?: readonly number[] | undefined;
+      }
+    | undefined;
 }
 
 type Held = { readonly object: 'Contact' | 'Lead'; readonly record: HeldRecord };
@@ -50,8 +86,10 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
   ) => {
     const found = new Map<string, HeldRecord>();
     const wanted = new Map(keys.map((key) => [key.toLowerCase(), key]));
-    for (const soql of keyQueries({ base: client.base, object, fields, keyField, keys })) {
-      for (const row of await queryAll(client, soql, signal)) {
+    const queries = keyQueries({ base: client.base, object, fields, keyField, keys });
+    const answers = await inParallel(queries, READ_CONCURRENCY, (soql) => queryAll(client, soql, signal));
+    for (const rows of answers) {
+      for (const row of rows) {
         // Keys match case-insensitively (§2): answer under the spelling the core asked for.
         const key = wanted.get(String(row[keyField] ?? '').toLowerCase());
         if (key === undefined || typeof row.Id !== 'string') continue;
@@ -95,7 +133,26 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     return held;
   };
 
-  const outcomesOf = (results: Awaited<ReturnType<typeof writeCollections>>): WriteResult[] => {
+  /** Collections for records known by Id and for a few; one Bulk job for the keyed ones above the line. */
+  const send = async (write: CollectionsWrite, signal: AbortSignal): Promise<RecordOutcome[]> => {
+    const { bulk } = options;
+    const keyed = write.records.filter((record) => record.id === undefined);
+    if (bulk === undefined || keyed.length <= bulk.threshold) return writeCollections(client, write, signal);
+    const byId = write.records.filter((record) => record.id !== undefined);
+    const bulkOutcomes = await writeBulk(
+      client,
+      bulk.store,
+      { ...write, records: keyed },
+      signal,
+      bulk.pollDelaysMs,
+    );
+    const idOutcomes =
+      byId.length === 0 ? [] : await writeCollections(client, { ...write, records: byId }, signal);
+    const [fromBulk, fromIds] = [bulkOutcomes.values(), idOutcomes.values()];
+    return write.records.map((record) => (record.id === undefined ? fromBulk : fromIds).next().value!);
+  };
+
+  const outcomesOf = (results: readonly RecordOutcome[]): WriteResult[] => {
     const locked = results.find((r) => !r.ok && r.retry);
     if (locked !== undefined && !locked.ok) throw new CrmError(null, { kind: 'retry', error: locked.error });
     return results.map((r) =>
@@ -158,11 +215,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
       const group = groups[object];
       if (group.length === 0) continue;
       const written = outcomesOf(
-        await writeCollections(
-          client,
-          { object, keyField: personKey, records: group.map((g) => g.write) },
-          signal,
-        ),
+        await send({ object, keyField: personKey, records: group.map((g) => g.write) }, signal),
       );
       group.forEach(({ at }, index) => {
         results[at] = written[index]!;
@@ -173,7 +226,11 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
 
   return {
     name: 'Salesforce',
-    limits: { writeBatch: COLLECTION_LIMIT, readBatch: SALESFORCE_READ_BATCH },
+    limits: {
+      writeBatch: COLLECTION_LIMIT,
+      readBatch: SALESFORCE_READ_BATCH,
+      bulk: options.bulk === undefined ? undefined : { above: options.bulk.threshold, calls: BULK_JOB_CALLS },
+    },
     links: 'in-write',
     async read(object: CrmObject, idProperty, keys, properties, signal) {
       // No idProperty: `keys` are record Ids (a carried or adopted record, read for fill-empty).
@@ -201,9 +258,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
         id: request.id,
         fields: withoutKey(request.properties, accountKey),
       }));
-      return outcomesOf(
-        await writeCollections(client, { object: 'Account', keyField: accountKey, records }, signal),
-      );
+      return outcomesOf(await send({ object: 'Account', keyField: accountKey, records }, signal));
     },
     async fieldDefinitions(object, signal): Promise<ReadonlyMap<string, FieldDefinition>> {
       return fieldDefinitionsOf(

@@ -70,7 +70,7 @@ export const salesforceSchema = z.strictObject({
   write: z.enum(['fill-empty', 'overwrite']).default('fill-empty'),
   fields: z.record(fieldName, z.enum(['overwrite', 'fill-empty', 'skip'])).default({}),
   max_share: z.number().gt(0).lte(1).default(DEFAULT_MAX_SHARE),
-  bulk_threshold: z.number().int().min(1).default(DEFAULT_BULK_THRESHOLD),
+  bulk_threshold: z.number().int().min(1).max(5_000).default(DEFAULT_BULK_THRESHOLD),
   kinds: kindsSchema,
   timeout: durationSchema.optional(),
   retry: z.strictObject({ schedule: z.array(durationSchema).min(1).max(50) }).optional(),

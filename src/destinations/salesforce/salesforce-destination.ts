@@ -10,6 +10,7 @@ import { type CrmDestination, createCrmDestination } from '../crm/crm-destinatio
 import type { RecordShape } from '../crm/map-records.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
 import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import { bulkJobStore } from './bulk-ingest.js';
 import { type LeadFields, leadFieldsOf } from './lead-fields.js';
 import { createSalesforceContactReader } from './query-contacts.js';
 import { createSalesforceAdapter } from './salesforce-adapter.js';
@@ -21,6 +22,7 @@ import {
   type SalesforceDestinationConfig,
   salesforceSchema,
 } from './salesforce-config.js';
+import { setupOrg } from './setup-org.js';
 import { COLLECTION_LIMIT } from './write-collections.js';
 
 /** The templates the destination maps with (the same as the import files'). */
@@ -35,7 +37,8 @@ export const MOVED_FIELDS = ['Title', 'Current_Company__c'] as const;
 
 /** The salesforce-* templates' columns the core reads. */
 export const SALESFORCE_SHAPE: RecordShape = {
-  domain: 'Website',
+  // The Account key column (salesforce-accounts: the company's domain), normalized: files and API agree.
+  domain: 'Hooksync_Company_Id__c',
   companyName: 'Name',
   // Never keyed by e-mail: Email is neither External ID nor Unique (§2).
   email: undefined,
@@ -48,6 +51,18 @@ export const SALESFORCE_SHAPE: RecordShape = {
   // The carried Salesforce Id (custom_fields.sf_id, or the key `id_field` names): that record is updated.
   recordId: 'Id',
 };
+
+/** Events per attempt at most: a Bulk job's worth. */
+export const MAX_LANE_BATCH = 10_000;
+
+/**
+ * Events the lane hands one attempt at most: twice the Bulk threshold (so a backlog above it reaches the
+ * destination whole and goes in a Bulk job, while a smaller one is written 200 a call), at least one
+ * collections call's worth, at most {@link MAX_LANE_BATCH}.
+ */
+export function laneBatchSize(config: Pick<SalesforceDestinationConfig, 'bulk_threshold'>): number {
+  return Math.min(MAX_LANE_BATCH, Math.max(COLLECTION_LIMIT, 2 * config.bulk_threshold));
+}
 
 /** Sync settings from a config. */
 export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSettings {
@@ -112,6 +127,10 @@ function createSalesforceDestination(
     accountKey: config.account_key,
     personKey: config.person_key,
     newPersons: config.new_persons,
+    bulk: {
+      threshold: config.bulk_threshold,
+      store: bulkJobStore(deps.database.db, config.name, deps.now),
+    },
     leadFields: () => {
       leadFields ??= Promise.all([
         loadTemplate(SALESFORCE_TEMPLATES.contacts),
@@ -128,6 +147,21 @@ function createSalesforceDestination(
     shape: SALESFORCE_SHAPE,
     carriedIdKey: config.id_field,
     settings: syncSettingsOf(config),
+    setup: async ({ templates, dryRun, signal }) =>
+      setupOrg({
+        client,
+        adapter,
+        db: deps.database.db,
+        destination: config.name,
+        templates,
+        leads: await loadTemplate(SALESFORCE_TEMPLATES.leads),
+        shape: SALESFORCE_SHAPE,
+        accountKey: config.account_key,
+        personKey: config.person_key,
+        now: deps.now,
+        dryRun,
+        signal,
+      }),
     deps,
   });
 }
@@ -145,7 +179,7 @@ function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly 
 export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
   type: 'salesforce',
   schema: salesforceSchema,
-  dispatchSettings: (config) => crmDispatchSettings(config, COLLECTION_LIMIT),
+  dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config)),
   create: createSalesforceDestination,
   contactReader: contactReaderOf,
   resolveSecrets: (config, env) => {

@@ -29,6 +29,48 @@ export function queryUri(base: string, soql: string): string {
 const NAME = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$/;
 
 /**
+ * `<head><item><separator><item>…<tail>` for every item, in as few queries as keep each URI (under `base`)
+ * within `maxUriChars`; an item that cannot fit alone throws TypeError naming `what`.
+ */
+export function chunkedQueries(options: {
+  readonly base: string;
+  readonly head: string;
+  readonly items: readonly string[];
+  readonly separator: string;
+  readonly tail: string;
+  readonly what: string;
+  readonly maxUriChars?: number;
+}): string[] {
+  const { head, separator, tail } = options;
+  const max = options.maxUriChars ?? MAX_QUERY_URI_CHARS;
+  const fixed = queryUri(options.base, `${head}${tail}`).length;
+  const joint = encodeQueryValue(separator).length;
+  const queries: string[] = [];
+  let chunk: string[] = [];
+  let length = fixed;
+  for (const item of options.items) {
+    const own = encodeQueryValue(item).length;
+    if (fixed + own > max)
+      throw new TypeError(`${options.what} cannot be looked up within ${max} characters of URI`);
+    if (chunk.length > 0 && length + joint + own > max) {
+      queries.push(`${head}${chunk.join(separator)}${tail}`);
+      chunk = [];
+      length = fixed;
+    }
+    length += (chunk.length > 0 ? joint : 0) + own;
+    chunk.push(item);
+  }
+  if (chunk.length > 0) queries.push(`${head}${chunk.join(separator)}${tail}`);
+  return queries;
+}
+
+function selectHead(object: string, fields: readonly string[]): string {
+  for (const name of [object, ...fields])
+    if (!NAME.test(name)) throw new TypeError(`not a SOQL name: ${name}`);
+  return `SELECT ${fields.join(', ')} FROM ${object} WHERE `;
+}
+
+/**
  * `SELECT <fields> FROM <object> WHERE <keyField> IN (…)` for every key, in as few queries as keep each URI
  * (under `base`) within `maxUriChars`. Keys are deduplicated; a key that cannot fit alone throws TypeError.
  */
@@ -40,35 +82,43 @@ export function keyQueries(options: {
   readonly keys: readonly string[];
   readonly maxUriChars?: number;
 }): string[] {
-  const { base, object, keyField } = options;
-  const max = options.maxUriChars ?? MAX_QUERY_URI_CHARS;
-  const fields = [...new Set(['Id', keyField, ...options.fields])];
-  for (const name of [object, ...fields])
-    if (!NAME.test(name)) throw new TypeError(`not a SOQL name: ${name}`);
-  const head = `SELECT ${fields.join(', ')} FROM ${object} WHERE ${keyField} IN (`;
-  const fixed = queryUri(base, `${head})`).length;
-  const queries: string[] = [];
-  let chunk: string[] = [];
-  let length = fixed;
-  for (const key of new Set(options.keys)) {
-    const literal = soqlString(key);
-    // encodeURIComponent of ", " before every literal after the first.
-    const cost = encodeQueryValue(literal).length + (chunk.length > 0 ? encodeQueryValue(', ').length : 0);
-    if (chunk.length > 0 && length + cost > max) {
-      queries.push(`${head}${chunk.join(', ')})`);
-      chunk = [];
-      length = fixed;
-    }
-    const own = encodeQueryValue(literal).length;
-    if (fixed + own > max)
-      throw new TypeError(
-        `a key of ${key.length} characters cannot be looked up within ${max} characters of URI`,
-      );
-    chunk.push(literal);
-    length += chunk.length === 1 ? own : cost;
-  }
-  if (chunk.length > 0) queries.push(`${head}${chunk.join(', ')})`);
-  return queries;
+  const fields = [...new Set(['Id', options.keyField, ...options.fields])];
+  return chunkedQueries({
+    base: options.base,
+    head: `${selectHead(options.object, fields)}${options.keyField} IN (`,
+    items: [...new Set(options.keys)].map(soqlString),
+    separator: ', ',
+    tail: ')',
+    what: 'a key',
+    ...(options.maxUriChars === undefined ? {} : { maxUriChars: options.maxUriChars }),
+  });
+}
+
+/** A SOQL LIKE pattern matching `value` anywhere (its `%` and `_` escaped). */
+export function containsPattern(value: string): string {
+  return soqlString(`%${value.replace(/([%_\\])/g, '\\$1')}%`);
+}
+
+/**
+ * `SELECT <fields> FROM <object> WHERE <field> LIKE '%v%' OR …` for every value (a domain typed into a
+ * Website field in any of its spellings), in chunks that keep the URI within 2,000 characters.
+ */
+export function containsQueries(options: {
+  readonly base: string;
+  readonly object: string;
+  readonly fields: readonly string[];
+  readonly field: string;
+  readonly values: readonly string[];
+}): string[] {
+  const fields = [...new Set(['Id', options.field, ...options.fields])];
+  return chunkedQueries({
+    base: options.base,
+    head: selectHead(options.object, fields),
+    items: [...new Set(options.values)].map((value) => `${options.field} LIKE ${containsPattern(value)}`),
+    separator: ' OR ',
+    tail: '',
+    what: 'a value',
+  });
 }
 
 /** Every record a query finds, following `nextRecordsUrl` page by page. */

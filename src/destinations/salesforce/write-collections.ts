@@ -2,26 +2,16 @@
  * Writing records with sObject Collections (shared/docs/salesforce-api.md §1.2, §2): records without a known
  * Id are upserted by their external id (`PATCH composite/sobjects/{Object}/{Key}`), records carrying a
  * Salesforce Id are updated by it (`PATCH composite/sobjects`), 200 a call, `allOrNone: false`, answers read
- * in order. A Contact names its Account by the Account's external id in the same write. Records refused with
- * UNABLE_TO_LOCK_ROW alone are sent again, only they, with backoff; what still fails is the record's own result.
+ * in order. A Contact names its Account by the Account's external id in the same write. A record refused with
+ * UNABLE_TO_LOCK_ROW alone is answered `retry`: it is not sent again within the attempt (no timer waits inside
+ * it), its batch goes back to the destination's retry schedule, whose backoff the lane's clock keeps, and the
+ * keyed writes of the records already saved converge when it is sent again.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type CollectionResult, classifyRecordErrors, collectionResultsSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
 
 /** Records per collections call (Salesforce's limit). */
 export const COLLECTION_LIMIT = 200;
-
-/** How records refused for a lock are sent again. */
-export interface LockRetryPolicy {
-  /** Sends after the first (default 3). */
-  readonly retries: number;
-  /** First wait in ms (default 1,000), doubled each time. */
-  readonly minDelayMs: number;
-}
-
-/** The defaults of {@link LockRetryPolicy}. */
-export const DEFAULT_LOCK_RETRY: LockRetryPolicy = Object.freeze({ retries: 3, minDelayMs: 1_000 });
 
 /** One record to write. */
 export interface RecordWrite {
@@ -40,7 +30,7 @@ export interface RecordWrite {
 /** What became of one record. */
 export type RecordOutcome =
   | { readonly ok: true; readonly id: string; readonly created: boolean }
-  /** `retry`: only a lock stood in the way, after every send: the event goes back to the lane's schedule. */
+  /** `retry`: only a lock stood in the way: the event goes back to the lane's schedule. */
   | {
       readonly ok: false;
       readonly retry: boolean;
@@ -53,7 +43,6 @@ export interface CollectionsWrite {
   readonly object: 'Account' | 'Contact' | 'Lead';
   readonly keyField: string;
   readonly records: readonly RecordWrite[];
-  readonly lockRetry?: LockRetryPolicy;
 }
 
 function body(object: string, keyField: string, record: RecordWrite): Record<string, unknown> {
@@ -93,6 +82,18 @@ async function sendChunk(
   return results;
 }
 
+/** What one record's result in a collections answer comes to. */
+export function outcomeOf(result: CollectionResult): RecordOutcome {
+  if (result.success && result.id) return { ok: true, id: result.id, created: result.created === true };
+  const trouble = classifyRecordErrors(result.errors);
+  return {
+    ok: false,
+    retry: trouble.kind === 'retry',
+    error: trouble.error,
+    duplicateOf: trouble.kind === 'fail' ? trouble.duplicateOf : [],
+  };
+}
+
 /**
  * Writes `records` of one object (keys unique; the caller dedupes) in calls of 200, and answers one outcome
  * per record, in order. Throws SalesforceError for trouble that is not one record's (the whole call).
@@ -102,42 +103,23 @@ export async function writeCollections(
   write: CollectionsWrite,
   signal: AbortSignal,
 ): Promise<RecordOutcome[]> {
-  const policy = write.lockRetry ?? DEFAULT_LOCK_RETRY;
   const outcomes: RecordOutcome[] = new Array(write.records.length);
   for (const byId of [false, true]) {
-    let pending = write.records
+    const pending = write.records
       .map((record, index) => ({ record, index }))
       .filter(({ record }) => (record.id !== undefined) === byId);
-    for (let send = 0; pending.length > 0; send += 1) {
-      const locked: typeof pending = [];
-      for (let start = 0; start < pending.length; start += COLLECTION_LIMIT) {
-        const chunk = pending.slice(start, start + COLLECTION_LIMIT);
-        const results = await sendChunk(
-          client,
-          write,
-          byId,
-          chunk.map((item) => item.record),
-          signal,
-        );
-        results.forEach((result, i) => {
-          const { index } = chunk[i]!;
-          if (result.success && result.id) {
-            outcomes[index] = { ok: true, id: result.id, created: result.created === true };
-            return;
-          }
-          const trouble = classifyRecordErrors(result.errors);
-          if (trouble.kind === 'retry' && send < policy.retries) locked.push(chunk[i]!);
-          else
-            outcomes[index] = {
-              ok: false,
-              retry: trouble.kind === 'retry',
-              error: trouble.error,
-              duplicateOf: trouble.kind === 'fail' ? trouble.duplicateOf : [],
-            };
-        });
-      }
-      pending = locked;
-      if (pending.length > 0) await sleep(policy.minDelayMs * 2 ** send, undefined, { signal });
+    for (let start = 0; start < pending.length; start += COLLECTION_LIMIT) {
+      const chunk = pending.slice(start, start + COLLECTION_LIMIT);
+      const results = await sendChunk(
+        client,
+        write,
+        byId,
+        chunk.map((item) => item.record),
+        signal,
+      );
+      results.forEach((result, i) => {
+        outcomes[chunk[i]!.index] = outcomeOf(result);
+      });
     }
   }
   return outcomes;

@@ -18,6 +18,7 @@ import * as m012 from './012-destination-pace.js';
 import * as m014 from './014-watches.js';
 import * as m016 from './016-crm-record-ids.js';
 import * as m018 from './018-watch-pending-checks.js';
+import * as m019 from './019-salesforce-bulk-jobs.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '014_watches': m014,
   '016_crm_record_ids': m016,
   '018_watch_pending_checks': m018,
+  '019_salesforce_bulk_jobs': m019,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

@@ -77,6 +77,17 @@ export interface CrmRecordIdsTable {
   recorded_at: string;
 }
 
+/** A Bulk API 2.0 job a salesforce destination closed and has not read the results of (migration 019). */
+export interface SalesforceBulkJobsTable {
+  destination: string;
+  /** sha256 of the object, the key field and the CSV uploaded. */
+  fingerprint: string;
+  object: string;
+  job_id: string;
+  records: number;
+  created_at: string;
+}
+
 /** These tables as Kysely sees them (a group of storage/database.ts's Database). */
 export interface DestinationTables {
   destinations: DestinationsTable;
@@ -84,5 +95,6 @@ export interface DestinationTables {
   destination_counters: DestinationCountersTable;
   destination_pace: DestinationPaceTable;
   crm_record_ids: CrmRecordIdsTable;
+  salesforce_bulk_jobs: SalesforceBulkJobsTable;
   outbox_events: OutboxEventsTable;
 }

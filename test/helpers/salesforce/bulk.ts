@@ -36,7 +36,7 @@ export interface IngestJob {
 export class BulkJobs {
   readonly jobs = new Map<string, IngestJob>();
   #next = 0;
-  constructor(readonly pollsInProgress: number) {}
+  constructor(public pollsInProgress: number) {}
 
   info(job: IngestJob): Record<string, unknown> {
     return {

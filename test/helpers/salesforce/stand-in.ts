@@ -140,6 +140,8 @@ export interface SalesforceStandIn {
   setOtherUsage(calls: number): void;
   calls(): StandInCall[];
   bulkJobs(): Array<Record<string, unknown>>;
+  /** Reads of a closed Bulk job that answer InProgress from now on (a job held running, then let finish). */
+  setBulkPollsInProgress(reads: number): void;
   /** Delays every answer by `ms` of real time. */
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -414,6 +416,9 @@ export async function startSalesforceStandIn(
     },
     calls: () => [...calls],
     bulkJobs: () => [...bulk.jobs.values()].map((job) => bulk.info(job)),
+    setBulkPollsInProgress: (reads) => {
+      bulk.pollsInProgress = reads;
+    },
     setLatency: (ms) => {
       latencyMs = ms;
     },

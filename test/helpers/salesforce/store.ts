@@ -73,6 +73,46 @@ export class OrgStore {
   readonly validationRules: ValidationRule[] = [];
   readonly duplicateRules: Array<{ object: SObjectName; field: string }> = [];
   readonly #faults: Array<RecordFault & { left: number }> = [];
+  /**
+   * Lookups by value (`findBy`, unique checks) without scanning the org: `<object> <field>` → the value as
+   * compared → record ids. Built on a field's first lookup, kept current by `write()`, dropped on a rollback.
+   */
+  readonly #indexes = new Map<string, Map<string, Set<string>>>();
+
+  #compared(object: SObjectName, field: string, value: Value | undefined): string | undefined {
+    if (value === null || value === undefined) return undefined;
+    return this.schema[object].get(field)?.caseSensitive === true
+      ? String(value)
+      : String(value).toLowerCase();
+  }
+
+  #index(object: SObjectName, field: string): Map<string, Set<string>> {
+    const name = `${object} ${field}`;
+    let index = this.#indexes.get(name);
+    if (index === undefined) {
+      index = new Map();
+      for (const record of this.#records.get(object)!.values()) {
+        const value = this.#compared(object, field, record.values[field]);
+        if (value !== undefined) index.set(value, (index.get(value) ?? new Set()).add(record.Id));
+      }
+      this.#indexes.set(name, index);
+    }
+    return index;
+  }
+
+  #reindex(object: SObjectName, record: OrgRecord, before: Readonly<Record<string, Value>>): void {
+    for (const [name, index] of this.#indexes) {
+      const [of, field] = name.split(' ') as [string, string];
+      if (of !== object) continue;
+      const [was, is] = [
+        this.#compared(object, field, before[field]),
+        this.#compared(object, field, record.values[field]),
+      ];
+      if (was === is) continue;
+      if (was !== undefined) index.get(was)?.delete(record.Id);
+      if (is !== undefined) index.set(is, (index.get(is) ?? new Set()).add(record.Id));
+    }
+  }
 
   all(object: SObjectName): OrgRecord[] {
     return [...this.#records.get(object)!.values()];
@@ -99,9 +139,13 @@ export class OrgStore {
       const record = typeof value === 'string' ? this.get(object, value) : undefined;
       return record ? [record] : [];
     }
-    return this.all(object).filter((record) =>
-      sameValue(definition, record.values[fieldName] ?? null, value),
-    );
+    const compared = this.#compared(object, fieldName, value);
+    const ids = compared === undefined ? undefined : this.#index(object, fieldName).get(compared);
+    const records = this.#records.get(object)!;
+    return [...(ids ?? [])]
+      .map((id) => records.get(id)!)
+      .filter((record) => sameValue(definition, record.values[fieldName] ?? null, value))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.Id < b.Id ? -1 : 1));
   }
 
   addFault(fault: RecordFault): void {
@@ -128,6 +172,7 @@ export class OrgStore {
     const copy = new Map([...this.#records].map(([name, records]) => [name, structuredClone(records)]));
     return () => {
       for (const [name, records] of copy) this.#records.set(name, records);
+      this.#indexes.clear();
     };
   }
 
@@ -255,6 +300,7 @@ export class OrgStore {
       createdAtMs: now,
       updatedAtMs: now,
     };
+    const before = { ...record.values };
     Object.assign(record.values, changes);
     record.updatedAtMs = now;
     record.values.Id = record.Id;
@@ -271,6 +317,7 @@ export class OrgStore {
         .filter((v) => v !== null && v !== undefined && v !== '')
         .join(' ');
     }
+    this.#reindex(object, record, before);
     return { ok: true, id: record.Id, created: existing === undefined };
   }
 

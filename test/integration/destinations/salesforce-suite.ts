@@ -2,14 +2,18 @@
  * The salesforce destination end to end, against the Salesforce stand-in (real HTTP on port 0) and a real
  * database (SQLite file or Postgres): reveals, searches and job changes written as Accounts, Contacts and
  * Leads by key without duplicates, Contacts under their Accounts, fill-empty vs overwrite, a record refused
- * failing only its event, a session renewed once mid-run, locks retried, and the allocation pause.
+ * failing only its event, a session renewed once mid-run, locks retried on the destination's schedule (a fake
+ * clock), the allocation pause, 200-record calls, a Bulk job above the threshold, `left`, and setup's checks,
+ * allocation and adoption.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { CrmDestination } from '../../../src/destinations/crm/crm-destination.js';
+import { type CrmDestination, setupOf } from '../../../src/destinations/crm/crm-destination.js';
 import { dryRunReplay } from '../../../src/destinations/crm/dry-run-replay.js';
 import { listDestinationStates } from '../../../src/destinations/destination-admin.js';
+import { describeCounters } from '../../../src/destinations/destination-counters.js';
 import type { ConfiguredDestination } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
+import { renderDestinations } from '../../../src/server/status-page/render-destinations.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
@@ -53,6 +57,30 @@ export function defineSalesforceSuite(provision: Provision): void {
     return configured!;
   };
   const events = () => world.database.db.selectFrom('outbox_events').selectAll().orderBy('id').execute();
+  const createFor = (configured: ConfiguredDestination) =>
+    configured.create({
+      database: world.database,
+      logger: world.logs.logger,
+      now: Date.now,
+      fetch: globalThis.fetch,
+    });
+  /** Every stored job normalized (its rows written), so that one claim sees them all. */
+  const normalized = () =>
+    until('every job is normalized', async () => {
+      const queued = await world.database.db.selectFrom('normalization_queue').select('job_id').execute();
+      return queued.length === 0;
+    });
+  const storeReveals = async (count: number) => {
+    for (let index = 0; index < count; index += 1)
+      await world.store.store({
+        envelopeText: envelopeText('company-reveal').text.replaceAll(
+          'acme-robotics.com',
+          `acme-${index}.com`,
+        ),
+        source: 'webhook',
+      });
+    await normalized();
+  };
   const settled = async () => (await events()).every((e) => e.status !== 'pending');
   const deliverAll = async (configured: ConfiguredDestination) => {
     await world.dispatcher([configured]);
@@ -88,6 +116,16 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(states[0]!.counters).toMatchObject({ companies_created: 1 });
     expect(states[0]!.counters.api_calls).toBeGreaterThan(0);
     expect(states[0]!.counters.daily_remaining).toBe(15_000 - sf.usage().used);
+    // The same counters on /metrics, the status page and `destinations list` (one description of them).
+    const metrics = await world.registry.metrics();
+    expect(metrics).toContain('hooksync_destination_counter{destination="sf",counter="companies_created"} 1');
+    expect(metrics).toMatch(/hooksync_destination_counter\{destination="sf",counter="api_calls"\} [1-9]/);
+    expect(metrics).toContain(
+      `hooksync_destination_counter{destination="sf",counter="daily_remaining"} ${15_000 - sf.usage().used}`,
+    );
+    const page = String(renderDestinations(states));
+    expect(page).toContain(describeCounters(states[0]!.counters));
+    expect(describeCounters(states[0]!.counters)).toMatch(/\d+ API calls; daily allowance left \d+/);
   });
 
   it('fill-empty keeps what a rep typed and fills the rest; overwrite replaces it', async () => {
@@ -247,5 +285,188 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(acme.changes.map((c) => c.property)).toContain('Website');
     expect(report.records.filter((r) => r.object === 'contacts').map((r) => r.action)).toEqual(['create']);
     expect(report.calls).toBeGreaterThanOrEqual(2);
+  });
+
+  it('writes 450 reveals in collections calls of at most 200 records, each once', async () => {
+    const configured = await configure({ write: 'overwrite' });
+    await storeReveals(450);
+    await deliverAll(configured);
+    expect((await events()).every((e) => e.status === 'delivered')).toBe(true);
+    const sizes = sf
+      .calls()
+      .filter((c) => c.path.endsWith('/composite/sobjects/Account/Hooksync_Company_Id__c'))
+      .map((c) => (c.body as { records: unknown[] }).records.length);
+    expect(Math.max(...sizes)).toBe(200);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(450);
+    const keys = sf.records('Account').map((a) => a.Hooksync_Company_Id__c);
+    expect(keys).toHaveLength(450);
+    expect(new Set(keys).size).toBe(450);
+    expect(sf.bulkJobs()).toEqual([]);
+  });
+
+  it('writes a batch above bulk_threshold in one Bulk API 2.0 job, results matched by key', async () => {
+    const configured = await configure({ write: 'overwrite', bulk_threshold: 60 });
+    sf.addValidationRule({
+      object: 'Account',
+      check: (v) => (v.Hooksync_Company_Id__c === 'acme-7.com' ? 'Not this one' : undefined),
+    });
+    await storeReveals(100);
+    await deliverAll(configured);
+    const all = await events();
+    expect(all.filter((e) => e.status === 'delivered')).toHaveLength(99);
+    const failed = all.filter((e) => e.status === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.last_error).toContain('FIELD_CUSTOM_VALIDATION_EXCEPTION');
+    expect(failed[0]!.last_error).toContain('acme-7.com');
+    expect(sf.bulkJobs()).toHaveLength(1);
+    expect(sf.bulkJobs()[0]).toMatchObject({
+      object: 'Account',
+      state: 'JobComplete',
+      numberRecordsProcessed: 100,
+    });
+    expect(sf.calls().filter((c) => c.path.includes('/composite/sobjects/Account'))).toEqual([]);
+    expect(sf.records('Account')).toHaveLength(99);
+    expect(await world.database.db.selectFrom('salesforce_bulk_jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('retries a locked record on the destination schedule, on its clock, without waiting inside the attempt', async () => {
+    const configured = await configure({ retry: { schedule: ['10m'] } });
+    sf.failRecords({ object: 'Account', times: 1 });
+    await world.storeFixture('company-reveal');
+    await normalized();
+    // The lane's clock, from after the event was stored (it is due), moved by hand.
+    let t = Date.now();
+    await world.dispatcher([configured], { now: () => t });
+    await until(
+      'the lock sent the event back to the schedule',
+      async () => (await events())[0]!.attempts === 1,
+    );
+    const [waiting] = await events();
+    expect(waiting!.status).toBe('pending');
+    expect(waiting!.last_error).toContain('UNABLE_TO_LOCK_ROW');
+    expect(Date.parse(waiting!.next_attempt_at) - t).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(sf.records('Account')).toEqual([]);
+    t = Date.parse(waiting!.next_attempt_at);
+    await until('the retry delivered it', async () => (await events())[0]!.status === 'delivered');
+    expect(sf.records('Account')).toHaveLength(1);
+  });
+
+  it('records that a person left on the Contact that holds them, and deletes nothing', async () => {
+    const held = sf.seed('Contact', {
+      LastName: 'Okafor',
+      Title: 'Senior Account Executive',
+      Current_Company__c: 'Umbrella Corp',
+      Hooksync_Person_Id__c: 'ad5a6f7e-8192-43a4-82e5-4f3a2b1c0d95',
+    });
+    const configured = await configure({ write: 'overwrite' });
+    await world.storeFixture('job-change-left');
+    await deliverAll(configured);
+    expect((await events())[0]!.status).toBe('delivered');
+    expect(sf.records('Contact')).toHaveLength(1);
+    expect(sf.records('Lead')).toEqual([]);
+    expect(sf.records('Contact')[0]).toMatchObject({
+      Id: held,
+      Job_Change_Status__c: 'left',
+      Title: 'Senior Account Executive',
+      Current_Company__c: 'Umbrella Corp',
+    });
+  });
+
+  it('setup reports what the org lacks, with the fix, and reads the allocation', async () => {
+    await sf.close();
+    sf = await startSalesforceStandIn({ setUp: false });
+    const configured = await configure();
+    const report = await setupOf(createFor(configured))!({
+      dryRun: false,
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(report.problems).toContainEqual(
+      expect.stringMatching(
+        /^Account\.Hooksync_Company_Id__c is missing: create the custom field .*External ID, Unique/,
+      ),
+    );
+    expect(report.problems).toContain(
+      'nothing adopted: the key fields above must exist first (then run setup again)',
+    );
+    expect(report.allocation).toEqual({ max: 15_000, remaining: 15_000 - sf.usage().used });
+    expect(sf.calls().every((c) => c.method === 'GET' || c.path.includes('/oauth2/'))).toBe(true);
+  });
+
+  it('setup adopts the Account whose Website and the Contact whose Email match, reports the ambiguous, dry run first', async () => {
+    const configured = await configure();
+    await world.storeFixture('company-reveal');
+    await world.storeFixture('job-change-moved');
+    await normalized();
+    await world.database.db.updateTable('outbox_events').set({ status: 'failed' }).execute();
+    const acme = sf.seed('Account', { Name: 'Acme (typed)', Website: 'https://www.Acme-Robotics.com/' });
+    const initech = [
+      sf.seed('Account', { Name: 'Initech', Website: 'initech.io' }),
+      sf.seed('Account', { Name: 'Initech GmbH', Website: 'http://www.initech.io' }),
+    ].sort();
+    sf.seed('Account', { Name: 'Not Acme', Website: 'notacme-robotics.com' });
+    const maria = sf.seed('Contact', { LastName: 'Keller', Email: 'Maria.Keller@globex.com' });
+    const setUp = setupOf(createFor(configured))!;
+
+    const dry = await setUp({ dryRun: true, signal: AbortSignal.timeout(20_000) });
+    expect(dry.problems).toEqual([]);
+    expect(dry.adopted).toEqual([{ domain: 'acme-robotics.com', id: acme }]);
+    expect(dry.ambiguous).toEqual([{ domain: 'initech.io', ids: initech }]);
+    expect(dry.adoptedPersons).toEqual([
+      {
+        email: 'maria.keller@globex.com',
+        key: '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73',
+        object: 'Contact',
+        id: maria,
+      },
+    ]);
+    expect(dry.allocation?.max).toBe(15_000);
+    expect(sf.findBy('Account', 'Hooksync_Company_Id__c', 'acme-robotics.com')).toEqual([]);
+    for (const call of sf.calls()) expect(call.uriLength).toBeLessThanOrEqual(2_000);
+
+    const done = await setUp({ dryRun: false, signal: AbortSignal.timeout(20_000) });
+    expect(done.adopted).toEqual(dry.adopted);
+    expect(sf.findBy('Account', 'Hooksync_Company_Id__c', 'acme-robotics.com').map((a) => a.Id)).toEqual([
+      acme,
+    ]);
+    expect(
+      sf.findBy('Contact', 'Hooksync_Person_Id__c', '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73').map((c) => c.Id),
+    ).toEqual([maria]);
+    for (const id of initech)
+      expect(sf.records('Account').find((a) => a.Id === id)!.Hooksync_Company_Id__c ?? null).toBeNull();
+
+    // Run again: nothing left to adopt, what was stamped counts as keyed.
+    const again = await setUp({ dryRun: false, signal: AbortSignal.timeout(20_000) });
+    expect([again.adopted, again.adoptedPersons]).toEqual([[], []]);
+    expect(again.alreadyKeyed).toBe(1);
+    expect(again.contactsAlreadyKeyed).toBe(1);
+
+    // The first sync updates the adopted records instead of creating others.
+    await world.database.db.updateTable('outbox_events').set({ status: 'pending' }).execute();
+    await deliverAll(configured);
+    expect(sf.findBy('Account', 'Hooksync_Company_Id__c', 'acme-robotics.com').map((a) => a.Id)).toEqual([
+      acme,
+    ]);
+    expect(sf.records('Account').find((a) => a.Id === acme)!.Name).toBe('Acme (typed)');
+    const contacts = sf.findBy('Contact', 'Hooksync_Person_Id__c', '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73');
+    expect(contacts.map((c) => c.Id)).toEqual([maria]);
+    expect(sf.findBy('Lead', 'Hooksync_Person_Id__c', '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73')).toEqual([]);
+  });
+
+  it('dry-runs a batch above bulk_threshold: counts the Bulk job its calls would be, writes nothing', async () => {
+    const configured = await configure({ bulk_threshold: 60 });
+    await storeReveals(100);
+    await world.database.db.updateTable('outbox_events').set({ status: 'failed' }).execute();
+    const report = await dryRunReplay({
+      database: world.database,
+      destination: createFor(configured) as CrmDestination,
+      name: 'sf',
+      selection: { failed: true },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(report.records.filter((r) => r.action === 'create')).toHaveLength(100);
+    // One SOQL read of the 100 keys (fill-empty), and the job: create, upload, close, a poll, two results.
+    expect(report.calls).toBe(1 + 6);
+    expect(sf.bulkJobs()).toEqual([]);
+    expect(sf.records('Account')).toEqual([]);
   });
 }

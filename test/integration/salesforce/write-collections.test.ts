@@ -1,7 +1,7 @@
 /**
  * Collections writes against the stand-in: upserts by key in calls of 200, updates by a carried Id (the key
- * stamped, nothing created), the Account named by its key in a Contact's write, locked records sent again
- * alone with backoff, per-record failures with Salesforce's words and the matched Id of a duplicate rule.
+ * stamped, nothing created), the Account named by its key in a Contact's write, locked records answered
+ * `retry` without a wait inside the call, per-record failures with Salesforce's words and the matched Id of a duplicate rule.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,7 +16,6 @@ const clientFor = (sf: Parameters<typeof clientAndCounter>[0]) =>
 
 const start = standInsClosedAfterEach();
 const signal = () => AbortSignal.timeout(20_000);
-const LOCKS = { retries: 2, minDelayMs: 1 };
 
 const account = (key: string, fields: Record<string, string | number> = {}): RecordWrite => ({
   key,
@@ -90,39 +89,25 @@ describe('writeCollections', () => {
     expect(sf.findBy('Contact', 'Hooksync_Person_Id__c', 'p1')[0]!.AccountId).toBe(accountId);
   });
 
-  it('sends locked records again, only them, until they save or the policy ends (then retry, not fail)', async () => {
+  it("answers locked records retry (the lane's schedule sends them again), the rest saved, no wait within the call", async () => {
     const sf = await start({ setUp: true });
-    sf.failRecords({ where: { Hooksync_Company_Id__c: 'b.com' }, times: 2 });
-    sf.failRecords({ where: { Hooksync_Company_Id__c: 'c.com' }, times: 10 });
+    sf.failRecords({ where: { Hooksync_Company_Id__c: 'b.com' }, times: 1 });
     const outcomes = await writeCollections(
       clientFor(sf),
       {
         object: 'Account',
         keyField: 'Hooksync_Company_Id__c',
         records: ['a.com', 'b.com', 'c.com'].map((k) => account(k)),
-        lockRetry: LOCKS,
       },
       signal(),
     );
-    expect(outcomes.map((o) => o.ok)).toEqual([true, true, false]);
-    expect(outcomes[2]).toMatchObject({
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(outcomes[1]).toMatchObject({
       ok: false,
       retry: true,
       error: expect.stringMatching(/^UNABLE_TO_LOCK_ROW: /),
     });
-    const sent = sf
-      .calls()
-      .filter((c) => c.path.includes('/composite/'))
-      .map((c) =>
-        (c.body as { records: Array<{ Hooksync_Company_Id__c: string }> }).records.map(
-          (r) => r.Hooksync_Company_Id__c,
-        ),
-      );
-    expect(sent).toEqual([
-      ['a.com', 'b.com', 'c.com'],
-      ['b.com', 'c.com'],
-      ['b.com', 'c.com'],
-    ]);
+    expect(sf.calls().filter((c) => c.path.includes('/composite/'))).toHaveLength(1);
     expect(sf.records('Account')).toHaveLength(2);
   });
 

@@ -174,7 +174,8 @@ describe('a salesforce destination', () => {
       { SF_CLIENT_ID: 'id', SF_CLIENT_SECRET: 'S3CR3T' },
       'd.json',
     );
-    expect(sf).toMatchObject({ name: 'sf', type: 'salesforce', dispatch: { batch: { size: 200 } } });
+    // Twice bulk_threshold (2,000): a backlog above it reaches the destination whole, for a Bulk job.
+    expect(sf).toMatchObject({ name: 'sf', type: 'salesforce', dispatch: { batch: { size: 4000 } } });
     expect(JSON.stringify(sf)).not.toContain('S3CR3T');
     await expect(parseDestinations(entry(cc), { SF_CLIENT_ID: 'id' }, 'd.json')).rejects.toThrow(
       new ConfigError(

@@ -26,9 +26,26 @@ export function printSetupReport(ctx: CliContext, name: string, report: SetupRep
       `ambiguous: ${ambiguous.linkedinUrl} matches contacts ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
     );
   for (const note of report.notes ?? []) writeLine(ctx.stdout, `note: ${note}`);
+  const persons = report.adoptedPersons ?? [];
+  const ambiguousPersons = report.ambiguousPersons ?? [];
+  for (const adopted of persons)
+    writeLine(
+      ctx.stdout,
+      `${adopt} ${adopted.object.toLowerCase()} ${adopted.id} (${adopted.email}) as ${adopted.key}`,
+    );
+  for (const ambiguous of ambiguousPersons)
+    writeLine(
+      ctx.stdout,
+      `ambiguous: ${ambiguous.email} matches ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
+    );
   for (const problem of report.problems) writeLine(ctx.stdout, `problem: ${problem}`);
+  if (report.allocation !== undefined)
+    writeLine(
+      ctx.stdout,
+      `API allocation: ${report.allocation.remaining} of ${report.allocation.max} daily calls left`,
+    );
   writeLine(
     ctx.stdout,
-    `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed${report.tokens === undefined ? '' : `; ${report.tokens} token(s) spent`}`,
+    `${name}: ${report.properties.length} property(ies) ${verb.split(' ').pop()}, ${report.adopted.length} company(ies) and ${report.adoptedContacts.length + persons.length} contact(s) ${report.dryRun ? 'to adopt' : 'adopted'}, ${report.ambiguous.length + report.ambiguousContacts.length + ambiguousPersons.length} ambiguous, ${report.alreadyKeyed + report.contactsAlreadyKeyed} already keyed${report.tokens === undefined ? '' : `; ${report.tokens} token(s) spent`}`,
   );
 }

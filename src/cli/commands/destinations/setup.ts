@@ -1,7 +1,8 @@
 /**
  * `hooksync destinations setup <name> [--dry-run] [--json]`: prepares the CRM of a destination that has a
- * setup (a HubSpot portal or a Pipedrive company: the key fields, adoption of the records it holds). Reads
- * and changes the CRM only through the destination; never prints the token.
+ * setup (a HubSpot portal: custom properties, adoption of the records it holds; a Salesforce org: checks of
+ * its fields, its API allocation, adoption; a Pipedrive company: the key fields, adoption). Reads and changes
+ * the CRM only through the destination; never prints the token.
  */
 import type { Command } from 'commander';
 import { type CliContext, CliError, EXIT_FAILURE, writeLine } from '../../context.js';
@@ -23,7 +24,7 @@ export function registerSetupCommand(destinations: Command, ctx: CliContext): vo
   const setup = destinations
     .command('setup')
     .description(
-      'prepare a CRM (HubSpot, Pipedrive): create the key fields and adopt the companies and contacts it already holds',
+      'prepare a CRM: create (HubSpot, Pipedrive) or check (Salesforce) the key fields, and adopt the companies and contacts it already holds',
     )
     .argument('<name>', 'the destination')
     .option('--dry-run', 'read only: say what would be created and adopted');
