@@ -92,19 +92,11 @@ export interface StreamBodyOptions {
   reserve?: (bytes: number) => boolean;
   /** Bytes already reserved by the caller; default 0. */
   reservedBytes?: number;
-  /**
-   * The body's declared length (Content-Length), already within the limit and reserved: the body is then
-   * copied into one buffer of that size as it arrives, so that each chunk is garbage at once (issue 29).
-   */
-  declaredBytes?: number;
 }
 
 /**
  * Collects the body as a stream: each chunk is hashed as it arrives, and the read stops at the limit,
  * the deadline, or when the memory budget will not grow. Resolves with the body and the bytes reserved.
- * With a declared length the chunks are copied into the body as they arrive instead of being held until
- * the end and joined: a page in flight holds its bytes once, not twice, and the socket's read buffers die
- * young (held to the end, they outlived scavenges and waited for a full collection; issue 29).
  */
 export function streamBody(
   request: IncomingMessage,
@@ -117,12 +109,6 @@ export function streamBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let reserved = options.reservedBytes ?? 0;
-    const declared = options.declaredBytes;
-    // HTTP framing delivers no more than the declared length; past it (never expected) chunks are kept too.
-    const whole =
-      declared !== undefined && declared > 0 && declared <= limitBytes && declared <= reserved
-        ? Buffer.allocUnsafeSlow(declared)
-        : undefined;
     const stop = (): void => {
       clearTimeout(timer);
       unlisten();
@@ -152,23 +138,18 @@ export function streamBody(
           reserved += more;
         }
         hash?.update(chunk);
-        if (whole !== undefined && size <= whole.length) chunk.copy(whole, size - chunk.length);
-        else chunks.push(chunk);
+        chunks.push(chunk);
       },
       end() {
         stop();
-        resolve({ body: joinBody(whole, chunks, size), reservedBytes: reserved });
+        resolve({
+          body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+          reservedBytes: reserved,
+        });
       },
       aborted: () => fail('aborted', ABORTED_MESSAGE),
     });
   });
-}
-
-/** The body read: the declared-length buffer (with any excess chunks after it), else the chunks joined. */
-function joinBody(whole: Buffer | undefined, chunks: Buffer[], size: number): Buffer {
-  if (whole === undefined) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-  if (chunks.length === 0) return size === whole.length ? whole : whole.subarray(0, size);
-  return Buffer.concat([whole, ...chunks], size);
 }
 
 /**

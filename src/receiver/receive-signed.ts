@@ -95,7 +95,6 @@ export async function readSignedBody(
         ),
         hash,
         reservedBytes: held,
-        ...(declared !== undefined ? { declaredBytes: declared } : {}),
         reserve: (bytes) => {
           if (!budget.tryReserve(bytes)) return false;
           held += bytes;
