@@ -4,9 +4,13 @@
  * (a fresh SQLite file, a key set served from this process), one realistic Company Reveal delivered and
  * answered, a pause, then its resident set (VmRSS), peak (VmHWM), threads and the parts of RSS
  * (RssAnon: heaps and malloc; RssFile: the node binary and libraries mapped from disk), from
- * /proc/PID/status. Repeated `--runs` times, each a fresh process.
+ * /proc/PID/status. Repeated `--runs` times, each a fresh process. With `--base-dist DIR` (default
+ * $HOOKSYNC_BENCH_REFERENCE_DIST) the dist/ of another build runs too, alternating with this one, for a
+ * same-run comparison. With `--late-ms N` the idle process is read once more N ms after the delivery: V8
+ * shrinks a young generation grown at start only when its memory reducer runs, some seconds into idleness.
  *
- *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--env NAME=VALUE ...]
+ *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--late-ms 60000]
+ *     [--base-dist DIR] [--env NAME=VALUE ...]
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -24,10 +28,14 @@ const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     'settle-ms': { type: 'string', default: '3000' },
+    'late-ms': { type: 'string' },
+    'base-dist': { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
   },
 });
-const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const builds = [{ name: 'this build', cli: new URL('../dist/cli/main.js', import.meta.url).pathname }];
+const baseDist = flags['base-dist'] ?? (process.env.HOOKSYNC_BENCH_REFERENCE_DIST || undefined);
+if (baseDist) builds.push({ name: `reference build ${baseDist}`, cli: join(baseDist, 'cli/main.js') });
 const extraEnv = Object.fromEntries(flags.env.map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
 const key = createBenchKey();
 const signer = createTokenSigner(key);
@@ -46,7 +54,7 @@ async function status(pid) {
   };
 }
 
-async function oneRun() {
+async function oneRun(cli) {
   const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-idle-'));
   const child = spawn(process.execPath, [cli, 'serve'], {
     env: {
@@ -81,7 +89,10 @@ async function oneRun() {
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
     await sleep(Number(flags['settle-ms']));
-    return { afterStart, idle: await status(child.pid) };
+    const idle = await status(child.pid);
+    if (flags['late-ms'] === undefined) return { afterStart, idle };
+    await sleep(Number(flags['late-ms']) - Number(flags['settle-ms']));
+    return { afterStart, idle, late: await status(child.pid) };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
@@ -89,19 +100,32 @@ async function oneRun() {
   }
 }
 
-const runs = [];
-for (let i = 0; i < Number(flags.runs); i++) runs.push(await oneRun());
+const runsOf = new Map(builds.map((build) => [build, []]));
+for (let i = 0; i < Number(flags.runs); i++) {
+  for (const build of i % 2 === 0 ? builds : [...builds].reverse()) {
+    runsOf.get(build).push(await oneRun(build.cli));
+  }
+}
 await jwks.close();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const mb = (pick) => median(runs.map(pick)).toFixed(1);
+const rows = [];
+for (const [build, runs] of runsOf) {
+  const mb = (pick) => median(runs.map(pick)).toFixed(1);
+  const row = (label, pick, target) =>
+    `| ${builds.length > 1 ? `${build.name}: ` : ''}${label} | ${mb((r) => pick(r).rssMb)} | ${mb((r) => pick(r).anonMb)} | ${mb((r) => pick(r).fileMb)} | ${median(runs.map((r) => pick(r).threads))} | ${target ? `≤ 120 MB: ${median(runs.map((r) => pick(r).rssMb)) <= 120 ? 'met' : '**NOT met**'}` : ''} |`;
+  rows.push(row('after start', (r) => r.afterStart, false));
+  rows.push(row(`idle after one delivery (${flags['settle-ms']} ms later)`, (r) => r.idle, true));
+  if (flags['late-ms'] !== undefined) {
+    rows.push(row(`idle after one delivery (${flags['late-ms']} ms later)`, (r) => r.late, true));
+  }
+}
 console.log(
   [
     ...ownMachineLines(),
-    `Command: \`node bench/serve-idle.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (median of ${runs.length} fresh processes)`,
+    `Command: \`node bench/serve-idle.mjs${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (median of ${flags.runs} fresh processes per build)`,
     '',
     '| serve, default configuration | RSS MB | of which anonymous (heaps, malloc) | of which file-backed (binary, libraries) | threads | target |',
     '|---|---:|---:|---:|---:|---|',
-    `| after start | ${mb((r) => r.afterStart.rssMb)} | ${mb((r) => r.afterStart.anonMb)} | ${mb((r) => r.afterStart.fileMb)} | ${median(runs.map((r) => r.afterStart.threads))} | |`,
-    `| idle after one delivery (${flags['settle-ms']} ms later) | ${mb((r) => r.idle.rssMb)} | ${mb((r) => r.idle.anonMb)} | ${mb((r) => r.idle.fileMb)} | ${median(runs.map((r) => r.idle.threads))} | ≤ 120 MB: ${median(runs.map((r) => r.idle.rssMb)) <= 120 ? 'met' : '**NOT met**'} |`,
+    ...rows,
   ].join('\n'),
 );

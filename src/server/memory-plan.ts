@@ -25,12 +25,14 @@ import { DEFAULT_STORE_WORKER_LIMITS } from '../storage/job-store/worker-job-sto
 
 const MIB = 1024 * 1024;
 /**
- * What `serve` holds whatever the budgets: ~140 MiB idle (the node binary and libraries mapped from disk,
- * ~50 MiB; both threads' heaps with their code, the request thread's young generation grown to its 32 MiB
- * at start; SQLite's two connections; measured with `bench/serve-idle.mjs`), and ~48 MiB that V8 lets
- * garbage reach under load before it collects: above all the read buffers of bodies in flight and of the
- * bodies it discards behind a 429 (array buffers, which V8 collects only past its external-memory limit).
- * Measured with `bench/receiver.mjs` under the page flood (bench/RESULTS.md).
+ * What `serve` holds whatever the budgets: ~130 MiB idle 3 s after start (the node binary and libraries
+ * mapped from disk, ~48 MiB; both threads' heaps with their code, the request thread's young generation
+ * grown to its 32 MiB at start and at that size again under load; SQLite's two connections; measured with
+ * `bench/serve-idle.mjs`), and ~60 MiB that V8 lets garbage reach under load before it collects: above all
+ * the read buffers of bodies in flight and of the bodies it discards behind a 429 (array buffers, which V8
+ * collects only past its external-memory limit). Measured with `bench/receiver.mjs` under the page flood
+ * (bench/RESULTS.md); the second round of issue 29 cut the idle part by ~10 MiB (pg and the optional parts
+ * loaded only when used) and kept the floor, which a quieter machine's flood still passes under 256 MiB.
  */
 export const MEMORY_FLOOR_BYTES = 190 * MIB;
 /**

@@ -7,8 +7,6 @@ import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
-import Cursor from 'pg-cursor';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../errors.js';
 import { classifyStorageError } from './classify-storage-error.js';
@@ -95,6 +93,9 @@ async function openPostgres(
   if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
     throw new TypeError('connectTimeoutMs must be a positive integer');
   }
+  // Loaded only here: a SQLite deployment never holds pg's ~4 MB of code and buffers, in either thread
+  // (issue 29, the idle floor; bench/RESULTS.md).
+  const [{ default: pg }, { default: Cursor }] = await Promise.all([import('pg'), import('pg-cursor')]);
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,

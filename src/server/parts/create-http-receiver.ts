@@ -1,7 +1,11 @@
 /**
  * serve's HTTP side, built but not yet listening: the delivery handler on `/webhooks` (with finder fetches
  * when an account is configured), readiness, and the admin API and status page the root adds to the app.
+ * Those two exist only with an admin token, and their modules are loaded only then (issue 29: idle serve
+ * does not hold code it never runs).
  */
+
+import type { Express } from 'express';
 import type { Client } from '../../client/create-client.js';
 import type { BodyBudget } from '../../receiver/create-body-budget.js';
 import type { DeliveryStats } from '../../receiver/create-delivery-stats.js';
@@ -10,14 +14,10 @@ import type { DeliveryLimits } from '../../receiver/delivery-limits.js';
 import { createDeliveryHandler, type FinderFetch } from '../../receiver/handle-delivery.js';
 import { isDatabaseUp } from '../../storage/open-database.js';
 import type { KeySetCache } from '../../webhooks/key-set-cache.js';
-import { countAuthRefusals } from '../admin-access/count-auth-refusals.js';
-import { createAuthThrottle } from '../admin-access/create-auth-throttle.js';
-import { createAdminRouter } from '../create-admin-router.js';
-import { createStatusPageRouter } from '../status-page/create-status-page-router.js';
 import type { ServeContext } from './serve-part.js';
 
 /** The receiver; listen() starts it, close() drains it. */
-export function createHttpReceiver(
+export async function createHttpReceiver(
   context: Omit<ServeContext, 'receiving'>,
   parts: {
     readonly keys: KeySetCache;
@@ -27,8 +27,9 @@ export function createHttpReceiver(
     /** False while the store's worker is down. */
     readonly storeReady: () => boolean;
   },
-): Receiver {
+): Promise<Receiver> {
   const { config, options, database, store, client, logger, now, metrics } = context;
+  const admin = await loadAdminSurfaces(context);
   const { keys } = parts;
   const { db } = database;
   const fetchFromFinder = client === undefined ? undefined : finderFetch(client);
@@ -61,23 +62,41 @@ export function createHttpReceiver(
         checks: { database: databaseUp, keys: keysLoaded, store: storeUp },
       };
     },
-    extend: (app) => {
-      // One throttle for both surfaces: a guess at the token counts the same wherever it is made.
-      const throttle = createAuthThrottle({ logger, now, onRefused: countAuthRefusals(metrics.registry) });
-      const adminNow = () => new Date(now());
-      app.use(createAdminRouter({ db, adminToken: config.adminToken, now: adminNow, logger, throttle }));
-      app.use(
-        createStatusPageRouter({
-          db,
-          adminToken: config.adminToken,
-          now: adminNow,
-          logger,
-          throttle,
-          sessionSeconds: config.uiSessionMinutes * 60,
-        }),
-      );
-    },
+    ...(admin ? { extend: admin } : {}),
   });
+}
+
+/** The admin API and the status page on the app, or undefined without an admin token (their routes do not exist). */
+async function loadAdminSurfaces(
+  context: Omit<ServeContext, 'receiving'>,
+): Promise<((app: Express) => void) | undefined> {
+  const { config, database, logger, now, metrics } = context;
+  const { adminToken } = config;
+  if (adminToken === undefined || adminToken === '') return undefined;
+  const [{ countAuthRefusals }, { createAuthThrottle }, { createAdminRouter }, { createStatusPageRouter }] =
+    await Promise.all([
+      import('../admin-access/count-auth-refusals.js'),
+      import('../admin-access/create-auth-throttle.js'),
+      import('../create-admin-router.js'),
+      import('../status-page/create-status-page-router.js'),
+    ]);
+  return (app) => {
+    // One throttle for both surfaces: a guess at the token counts the same wherever it is made.
+    const throttle = createAuthThrottle({ logger, now, onRefused: countAuthRefusals(metrics.registry) });
+    const adminNow = () => new Date(now());
+    const { db } = database;
+    app.use(createAdminRouter({ db, adminToken, now: adminNow, logger, throttle }));
+    app.use(
+      createStatusPageRouter({
+        db,
+        adminToken,
+        now: adminNow,
+        logger,
+        throttle,
+        sessionSeconds: config.uiSessionMinutes * 60,
+      }),
+    );
+  };
 }
 
 /** An unsigned callback's authoritative copy, from the finder of its kind. */

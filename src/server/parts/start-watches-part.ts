@@ -5,8 +5,6 @@
  * or not this replica runs a watch. On close no check starts; those in flight finish and are recorded.
  */
 import { joinUrl } from '../../config/load-config.js';
-import { createLauncher } from '../../launch/create-launcher.js';
-import { startWatches } from '../../watches/start-watches.js';
 import { SYSTEM_CLOCK } from '../../watches/watch-clock.js';
 import { registerWatchMetrics } from '../../watches/watch-metrics.js';
 import { NOTHING_TO_CLOSE, type ServePart } from './serve-part.js';
@@ -17,6 +15,11 @@ export const startWatchesPart: ServePart = async (context) => {
   registerWatchMetrics(metrics.registry, database.db);
   const watches = options.watches ?? [];
   if (watches.length === 0 || client === undefined) return NOTHING_TO_CLOSE;
+  // Loaded only when there are watches to run (issue 29: idle serve does not hold code it never runs).
+  const [{ createLauncher }, { startWatches }] = await Promise.all([
+    import('../../launch/create-launcher.js'),
+    import('../../watches/start-watches.js'),
+  ]);
   const running = startWatches({
     watches,
     db: database.db,
