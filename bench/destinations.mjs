@@ -8,19 +8,20 @@
 //
 //   npm run build && node bench/destinations.mjs                   # 20,000 events, concurrency 16
 //   node bench/destinations.mjs --events 100000 --concurrency 16
+//   --dist DIR: a build to measure instead of this tree's dist/ (a reference build of main, same run)
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownMachineLines } from './lib/machine.mjs';
 import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
 import { formatInteger } from './lib/stats.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
+let DIST = new URL('../dist/', import.meta.url);
 
 if (process.argv[2] === '--consumer') {
   const server = createServer((request, response) => {
@@ -37,8 +38,10 @@ async function main() {
     options: {
       events: { type: 'string', default: '20000' },
       concurrency: { type: 'string', default: '16' },
+      dist: { type: 'string' },
     },
   });
+  if (flags.dist !== undefined) DIST = pathToFileURL(`${resolve(flags.dist)}/`);
   const events = Number(flags.events);
   const concurrency = Number(flags.concurrency);
   const log = (line) => process.stderr.write(`${line}\n`);
@@ -73,7 +76,7 @@ async function main() {
     const dispatcher = createDispatcher({ database: dispatch.database, destinations, receiving: () => 0 });
     await dispatcher.sync();
 
-    const storeMs = await storeReveals(database, events);
+    const storeMs = await storeReveals(database, events, { dist: DIST });
     log(`${formatInteger(events)} jobs stored with their events in ${formatInteger(storeMs)} ms`);
 
     const rssBefore = process.memoryUsage().rss;
@@ -120,7 +123,7 @@ async function main() {
     const out = [
       `### Destinations: dispatch from the outbox to a local webhook consumer`,
       '',
-      `Command: \`node bench/destinations.mjs --events ${events} --concurrency ${concurrency}\` — SQLite, one webhook ` +
+      `Command: \`node bench/destinations.mjs --events ${events} --concurrency ${concurrency}${flags.dist === undefined ? '' : ` --dist ${flags.dist}`}\` — SQLite, one webhook ` +
         'destination (Standard Webhooks signing, envelope embedded verbatim), consumer a bare node:http server in ' +
         'its own process answering 204.',
       '',

@@ -11,6 +11,7 @@
  *
  *   npm run build && node bench/salesforce.mjs               # 5,000 records, latency 100 ms, 3 rounds
  *   options: --events 5000 (at most 5,000: bulk_threshold's limit)  --latency 100  --rounds 3
+ *            --dist DIR (a build to measure instead of this tree's dist/, e.g. a reference build of main)
  *
  * Targets (issue 25): ≥ 0.8× the ideal in overwrite mode (one call per 200 records), ≥ 0.4× in fill-empty
  * mode (SOQL reads by key first, in chunks that keep the URI under 2,000 characters, 4 in flight, then the
@@ -18,14 +19,14 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ownMachineLines } from './lib/machine.mjs';
 import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
 import { startSalesforceChild } from './lib/salesforce-stand-in.mjs';
 import { formatInteger, formatRatio, median } from './lib/stats.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
 const TARGETS = { overwrite: 0.8, 'fill-empty': 0.4 };
 
 const { values: flags } = parseArgs({
@@ -33,8 +34,11 @@ const { values: flags } = parseArgs({
     events: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '3' },
     latency: { type: 'string', default: '100' },
+    dist: { type: 'string' },
   },
 });
+const DIST =
+  flags.dist === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${resolve(flags.dist)}/`);
 const events = Number(flags.events);
 const rounds = Number(flags.rounds);
 const latencyMs = Number(flags.latency);
@@ -77,7 +81,7 @@ try {
       'bench',
     );
   await syncDestinations(database.db, await configure('overwrite'), new Date().toISOString());
-  const storeMs = await storeReveals(database, events, { distinctDomains: true });
+  const storeMs = await storeReveals(database, events, { distinctDomains: true, dist: DIST });
   log(`${formatInteger(events)} company reveals stored in ${formatInteger(storeMs)} ms`);
 
   for (let round = 0; round < rounds; round += 1) {
@@ -126,7 +130,7 @@ try {
 
 let missed = false;
 const lines = [
-  `Command: \`node bench/salesforce.mjs --events ${events} --rounds ${rounds} --latency ${latencyMs}\``,
+  `Command: \`node bench/salesforce.mjs --events ${events} --rounds ${rounds} --latency ${latencyMs}${flags.dist === undefined ? '' : ` --dist ${flags.dist}`}\``,
   ...ownMachineLines(),
   '',
   `Ideal: 200 records per collections call, one call in flight, ${latencyMs} ms a call = ${formatInteger(idealPerSecond)} records/s.`,

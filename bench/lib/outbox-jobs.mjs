@@ -9,10 +9,11 @@ const DIST = new URL('../../dist/', import.meta.url);
 
 /**
  * Stores `count` company reveals (new job_ids, 500 at a time); with `distinctDomains` each names a company
- * of its own (`acme-<i>.com`). Returns the milliseconds it took.
+ * of its own (`acme-<i>.com`); `dist`: the build to store with (default this tree's dist/). Returns the
+ * milliseconds it took.
  */
-export async function storeReveals(database, count, { distinctDomains = false } = {}) {
-  const { createJobStore } = await import(new URL('storage/job-store/job-store.js', DIST).href);
+export async function storeReveals(database, count, { distinctDomains = false, dist = DIST } = {}) {
+  const { createJobStore } = await import(new URL('storage/job-store/job-store.js', dist).href);
   const template = readFileSync(
     new URL('../../test/fixtures/envelopes/company-reveal.json', import.meta.url),
     'utf8',

@@ -66,7 +66,8 @@ export function planClaim(options: {
 
 /**
  * Claims up to `limit` due events of `destination` for `holder` until `claimedUntilMs`, with their jobs;
- * `normalized`: whether the destination reads the jobs' rows (its events wait while they are queued).
+ * `normalized`: whether the destination reads the jobs' rows (its events wait while they are queued);
+ * `envelope`: whether it reads the stored envelopes (else they are not decoded).
  */
 export async function claimHeldEvents(
   database: HooksyncDatabase,
@@ -77,6 +78,7 @@ export async function claimHeldEvents(
     readonly nowMs: number;
     readonly claimedUntilMs: number;
     readonly normalized: boolean;
+    readonly envelope: boolean;
   },
 ): Promise<HeldEvent[]> {
   const claimed = await whenUnlocked(() =>
@@ -90,7 +92,7 @@ export async function claimHeldEvents(
   );
   if (claimed.length === 0) return [];
   const jobIds = claimed.filter((event) => event.changeId === undefined).map((event) => event.jobId);
-  const jobs = await loadEventJobs(database.db, jobIds);
+  const jobs = await loadEventJobs(database.db, jobIds, { envelope: options.envelope });
   // A change's event is mapped from the job that found it, by a destination that reads rows: it waits too.
   const queued = options.normalized
     ? await queuedForNormalizer(

@@ -182,6 +182,7 @@ export class DestinationLane {
       nowMs,
       claimedUntilMs,
       normalized: this.#attempt.rows !== undefined || this.#destination.normalized === true,
+      envelope: this.#destination.rowsOnly !== true,
     });
     this.#lastClaimed = held.length;
     this.#queue.push(...held);

@@ -25,7 +25,7 @@ export interface OutboxDelivery {
   readonly kind: string;
   readonly source: string;
   readonly status: string;
-  /** The stored envelope, exactly as received. */
+  /** The stored envelope, exactly as received (empty for a destination that reads rows only). */
   readonly envelopeText: string;
   /** The template's rows for this job, keyed by column header, when the destination names a template. */
   readonly rows?: ReadonlyArray<Readonly<Record<string, string>>>;
@@ -67,6 +67,11 @@ export interface OutboxDestination {
   readonly template: string | undefined;
   /** Reads the job's normalized rows itself: its events wait until they are written (no template). */
   readonly normalized?: boolean;
+  /**
+   * Reads rows only, never the envelope (a CRM): the lane does not decode the stored envelopes of its
+   * events, whose `envelopeText` is then empty.
+   */
+  readonly rowsOnly?: boolean;
   /** One attempt; never throws (trouble is a result). `signal` aborts it at the attempt timeout. */
   deliver(delivery: OutboxDelivery, signal: AbortSignal): Promise<AttemptResult>;
   /**

@@ -11,6 +11,7 @@ import type { Database } from '../storage/database.js';
 import { decodeEnvelope } from '../storage/envelope-codec.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { ConfiguredDestination } from './load-destinations.js';
+import type { EventJob } from './plan-outcome.js';
 
 /** A claimed event with what its delivery needs from the job. */
 export interface ClaimedEvent {
@@ -108,13 +109,27 @@ export async function claimEvents(
     .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-/** The stored jobs behind claimed events: envelope text, kind, source, status and current revision. */
-export async function loadEventJobs(db: Kysely<Database>, jobIds: readonly string[]) {
+/**
+ * The stored jobs behind claimed events: envelope text, kind, source, status and current revision.
+ * `envelope: false` (a destination that reads rows only): the envelope is neither read nor decoded, its
+ * text is empty.
+ */
+export async function loadEventJobs(
+  db: Kysely<Database>,
+  jobIds: readonly string[],
+  options: { readonly envelope: boolean } = { envelope: true },
+): Promise<Map<string, EventJob>> {
   if (jobIds.length === 0) return new Map();
+  const where = [...new Set(jobIds)];
+  const columns = ['job_id', 'kind', 'source', 'status', 'revision'] as const;
+  if (!options.envelope) {
+    const rows = await db.selectFrom('jobs').select(columns).where('job_id', 'in', where).execute();
+    return new Map(rows.map((row) => [row.job_id, { ...row, envelope: '' }]));
+  }
   const rows = await db
     .selectFrom('jobs')
-    .select(['job_id', 'kind', 'source', 'status', 'envelope_z', 'revision'])
-    .where('job_id', 'in', [...new Set(jobIds)])
+    .select([...columns, 'envelope_z'])
+    .where('job_id', 'in', where)
     .execute();
   // The stored bytes are compressed; an event carries the envelope's exact original text.
   return new Map(

@@ -20,7 +20,7 @@ export interface EventJob {
   readonly source: string;
   readonly status: string;
   readonly revision: number | string;
-  /** The envelope's original text. */
+  /** The envelope's original text ('' for a destination that reads rows only: not decoded). */
   readonly envelope: string;
 }
 

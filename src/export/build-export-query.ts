@@ -27,6 +27,8 @@ export interface ExportQueryOptions {
   readonly kind?: JobKind | undefined;
   /** Only rows of this one job (a destination sends a job's rows with its event). */
   readonly jobId?: string | undefined;
+  /** Only rows of these jobs (a batching destination reads its batch's rows in one query). */
+  readonly jobIds?: readonly string[] | undefined;
   /**
    * Only rows of the jobs that found a change of this watch (watch_changes, src/watches/), detected at or
    * after `since` when given: `export --watch NAME --changes-since 7d`.
@@ -164,6 +166,14 @@ function filters(
   if (options.until !== undefined) conditions.push(sql`${at(branch.receivedAt)} < ${options.until}`);
   if (options.kind !== undefined) conditions.push(sql`${at(branch.kind)} = ${options.kind}`);
   if (options.jobId !== undefined) conditions.push(sql`${at(branch.jobId)} = ${options.jobId}`);
+  const { jobIds } = options;
+  if (jobIds !== undefined) {
+    conditions.push(
+      jobIds.length === 0
+        ? sql`1 = 0`
+        : sql`${at(branch.jobId)} IN (${sql.join(jobIds.map((jobId) => sql`${jobId}`))})`,
+    );
+  }
   const watched = options.watchChanges;
   if (watched !== undefined) {
     const since = watched.since === undefined ? sql`` : sql` AND wc.detected_at >= ${watched.since}`;

@@ -25,6 +25,8 @@ export interface ExportRowsOptions {
   readonly kind?: JobKind | undefined;
   /** Only rows of this one job. */
   readonly jobId?: string | undefined;
+  /** Only rows of these jobs (exportJobRows tells each row's job). */
+  readonly jobIds?: readonly string[] | undefined;
   /** Only rows of the jobs that found a change of this watch, detected at or after `since` when given. */
   readonly watchChanges?: { readonly watch: string; readonly since?: Date | string | undefined } | undefined;
   /** Every occurrence of a person (or company), not only the newest (default false). */
@@ -63,11 +65,39 @@ export function toStoredInstant(value: Date | string, what: string): string {
  * dialect needs its `cursor` option (openDatabase sets it). On SQLite the connection stays busy until the
  * iteration ends or is broken off.
  */
-export async function* exportRows(
+export function exportRows(
   db: Kysely<Database>,
   template: ExportTemplate,
   options: ExportRowsOptions = {},
 ): AsyncGenerator<string[], void, undefined> {
+  return streamRows(db, template, options, false, (cells) => cells);
+}
+
+/** A row of {@link exportJobRows}: the job it comes from and its cells. */
+export interface JobRow {
+  readonly jobId: string;
+  readonly cells: string[];
+}
+
+/**
+ * Streams the rows of `template` as {@link exportRows} does, each with the job it comes from: one query for
+ * many jobs (`options.jobIds`) instead of one per job.
+ */
+export function exportJobRows(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  options: ExportRowsOptions = {},
+): AsyncGenerator<JobRow, void, undefined> {
+  return streamRows(db, template, options, true, (cells, jobId) => ({ jobId: String(jobId), cells }));
+}
+
+async function* streamRows<T>(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  options: ExportRowsOptions,
+  keyed: boolean,
+  emit: (cells: string[], jobId: unknown) => T,
+): AsyncGenerator<T, void, undefined> {
   const compiled = compileTemplate(template);
   const statuses =
     options.jobChangeStatuses === 'all'
@@ -78,6 +108,7 @@ export async function* exportRows(
     until: options.until === undefined ? undefined : toStoredInstant(options.until, 'until'),
     kind: options.kind,
     jobId: options.jobId,
+    jobIds: options.jobIds,
     watchChanges:
       options.watchChanges === undefined
         ? undefined
@@ -92,20 +123,21 @@ export async function* exportRows(
     onlyJobChanges: Array.isArray(options.jobChangeStatuses),
     present: options.includeEmpty === true ? undefined : template.present,
     dedupe: template.dedupe && options.all !== true,
-    withKeys: compiled.fields.some(isReadByExport),
+    withKeys: keyed || compiled.fields.some(isReadByExport),
   });
   const guard = options.formulaGuard === true;
   const fill = envelopeFields(db, template, compiled.fields);
   for await (const { r } of query.stream(options.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
     const values: unknown = typeof r === 'string' ? JSON.parse(r) : r;
     if (!Array.isArray(values)) throw new TypeError('the export query returned a row that is not an array');
+    const jobId: unknown = keyed ? values[compiled.fields.length] : undefined;
     if (fill !== undefined) {
       const kept = fill(values);
       if (!(kept instanceof Promise ? await kept : kept)) continue;
     }
     const cells = compiled.render(values);
     if (guard) for (let i = 0; i < cells.length; i += 1) cells[i] = guardFormula(cells[i] as string);
-    yield cells;
+    yield emit(cells, jobId);
   }
 }
 

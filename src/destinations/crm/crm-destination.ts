@@ -98,13 +98,16 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
   };
   const run = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal, dryRun: boolean) => {
     const both = await loaded();
+    const { recordId } = options.shape;
+    const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
+    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId);
+    let next = 0;
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
-      const { recordId } = options.shape;
       rows.push({
         event,
         ...(delivery.change === undefined
-          ? await crmRows(deps.database.db, both, delivery, recordId)
+          ? jobRows[next++]!
           : await changeRows(deps.database.db, both, delivery.change, recordId)),
       });
     }
@@ -152,6 +155,7 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     kind: 'outbox',
     template: undefined,
     normalized: true,
+    rowsOnly: true,
     batchSize: adapter.limits.writeBatch,
     deliver: async (delivery, signal) => (await deliverBatch([delivery], signal))[0]!,
     deliverBatch,

@@ -6,7 +6,7 @@
  * from the job that found it (changeRows).
  */
 import type { Kysely } from 'kysely';
-import { exportRows, templateHeader } from '../../export/export-rows.js';
+import { exportJobRows, exportRows, templateHeader } from '../../export/export-rows.js';
 import { loadTemplate } from '../../export/load-template.js';
 import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
@@ -84,27 +84,61 @@ async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: str
   return rows;
 }
 
+/** Job ids a query names at most (far under SQLite's and Postgres's limits on bound values). */
+const JOBS_PER_QUERY = 500;
+
+/** The rows of `jobIds` under `template`, by job: one query per {@link JOBS_PER_QUERY} jobs. */
+async function rowsByJob(db: Kysely<Database>, template: ExportTemplate, jobIds: readonly string[]) {
+  const header = templateHeader(template);
+  const byJob = new Map<string, Array<Record<string, string>>>();
+  const unique = [...new Set(jobIds)];
+  for (let start = 0; start < unique.length; start += JOBS_PER_QUERY) {
+    const options = { jobIds: unique.slice(start, start + JOBS_PER_QUERY), all: true };
+    for await (const { jobId, cells } of exportJobRows(db, template, options)) {
+      const row = Object.fromEntries(header.map((column, index) => [column, cells[index] ?? '']));
+      const rows = byJob.get(jobId);
+      if (rows === undefined) byJob.set(jobId, [row]);
+      else rows.push(row);
+    }
+  }
+  return byJob;
+}
+
+/** A job's rows for a CRM: its companies and its contacts. */
+export interface JobCrmRows {
+  readonly companies: Array<Record<string, string>>;
+  readonly contacts: Array<Record<string, string>>;
+}
+
 /**
- * One job's rows for the kind it is (a reveal's companies, a search's or job change's persons). A record id
- * carried in `custom_fields` names one record: a reveal's company or a job change's contact; a search's
- * task names no person, so its persons never take it (`recordIdColumn` emptied).
+ * Each job's rows for the kind it is (a reveal's companies, a search's or job change's persons), read for the
+ * whole batch at once: one query per template. A record id carried in `custom_fields` names one record: a
+ * reveal's company or a job change's contact; a search's task names no person, so its persons never take it
+ * (`recordIdColumn` emptied). Each job's rows are its own copies (a job twice in a batch gets two).
  */
 export async function crmRows(
   db: Kysely<Database>,
   templates: CrmTemplates,
-  job: { readonly jobId: string; readonly kind: string },
+  jobs: ReadonlyArray<{ readonly jobId: string; readonly kind: string }>,
   recordIdColumn?: string,
-) {
-  const contacts =
-    job.kind === 'search_contact' || job.kind === 'job_change'
-      ? await rowsOf(db, templates.contacts, job.jobId)
-      : [];
-  if (job.kind === 'search_contact' && recordIdColumn !== undefined)
-    for (const row of contacts) if (row[recordIdColumn] !== undefined) row[recordIdColumn] = '';
-  return {
-    companies: job.kind === 'company_reveal' ? await rowsOf(db, templates.companies, job.jobId) : [],
-    contacts,
-  };
+): Promise<JobCrmRows[]> {
+  const ofKind = (kinds: readonly string[]) =>
+    jobs.filter((job) => kinds.includes(job.kind)).map((job) => job.jobId);
+  const reveals = ofKind(['company_reveal']);
+  const persons = ofKind(['search_contact', 'job_change']);
+  const companies = reveals.length === 0 ? new Map() : await rowsByJob(db, templates.companies, reveals);
+  const contacts = persons.length === 0 ? new Map() : await rowsByJob(db, templates.contacts, persons);
+  const copies = (rows: Array<Record<string, string>> | undefined) => (rows ?? []).map((row) => ({ ...row }));
+  return jobs.map((job) => {
+    const theirContacts =
+      job.kind === 'search_contact' || job.kind === 'job_change' ? copies(contacts.get(job.jobId)) : [];
+    if (job.kind === 'search_contact' && recordIdColumn !== undefined)
+      for (const row of theirContacts) if (row[recordIdColumn] !== undefined) row[recordIdColumn] = '';
+    return {
+      companies: job.kind === 'company_reveal' ? copies(companies.get(job.jobId)) : [],
+      contacts: theirContacts,
+    };
+  });
 }
 
 function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {

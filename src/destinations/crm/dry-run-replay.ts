@@ -49,6 +49,7 @@ export async function dryRunReplay(options: {
     const jobs = await loadEventJobs(
       database.db,
       chunk.map((event) => event.job_id),
+      { envelope: false },
     );
     const changes = await loadEventChanges(
       database.db,

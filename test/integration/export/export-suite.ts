@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportRows } from '../../../src/export/export-rows.js';
+import { exportJobRows, exportRows } from '../../../src/export/export-rows.js';
 import { unguardFormula } from '../../../src/export/formula-guard.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { runExport } from '../../../src/export/run-export.js';
@@ -224,6 +224,33 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
       for await (const row of exportRows(t.database.db, template, { formulaGuard: true })) guarded.push(row);
       expect(guarded.map((r) => r[12])).toContain("'-Head of Growth");
     });
+
+    it.each(['persons', 'hubspot-companies', 'salesforce-contacts', 'pipedrive-persons'])(
+      '%s: exportJobRows over many jobs gives each job the rows exportRows gives it alone, in order',
+      async (name) => {
+        const template = await loadTemplate(name);
+        const jobIds = (
+          await t.database.db.selectFrom('jobs').select('job_id').orderBy('job_id').execute()
+        ).map((row) => row.job_id);
+        const alone = new Map<string, string[][]>();
+        for (const jobId of jobIds) {
+          const rows: string[][] = [];
+          for await (const cells of exportRows(t.database.db, template, { jobId, all: true }))
+            rows.push(cells);
+          if (rows.length > 0) alone.set(jobId, rows);
+        }
+        expect(alone.size).toBeGreaterThan(1);
+        const together = new Map<string, string[][]>();
+        for await (const { jobId, cells } of exportJobRows(t.database.db, template, { jobIds, all: true })) {
+          together.set(jobId, [...(together.get(jobId) ?? []), cells]);
+        }
+        expect(together).toEqual(alone);
+        const none: unknown[] = [];
+        for await (const row of exportJobRows(t.database.db, template, { jobIds: [], all: true }))
+          none.push(row);
+        expect(none).toEqual([]);
+      },
+    );
   });
 
   describe('--since-last', () => {
