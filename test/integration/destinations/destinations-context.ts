@@ -130,3 +130,15 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Stores the fixtures `names` (source `finder`) in the database at `url`, migrating it first. */
+export async function storeFixtures(url: string, names: FixtureName[]): Promise<void> {
+  const database = await openMigratedDatabase(url);
+  const store = createJobStore({ database });
+  try {
+    for (const name of names) await store.store({ envelopeText: envelopeText(name).text, source: 'finder' });
+  } finally {
+    await store.close();
+    await database.close();
+  }
+}

@@ -3,11 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobStore } from '../../../src/storage/job-store/job-store.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
-import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { storeFixtures } from './destinations-context.js';
 
 let dir: string;
 let hs: HubSpotStandIn;
@@ -30,23 +28,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function storeFixtures(names: Array<Parameters<typeof envelopeText>[0]>): Promise<void> {
-  const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL!);
-  const store = createJobStore({ database });
-  try {
-    for (const name of names) await store.store({ envelopeText: envelopeText(name).text, source: 'finder' });
-  } finally {
-    await store.close();
-    await database.close();
-  }
-}
-
 describe('hooksync destinations for a HubSpot destination', () => {
   it('setup --dry-run says, setup does, once; replay --dry-run shows the plan; deliver writes; list counts', async () => {
     hs.seed('companies', { name: 'Acme (rep)', domain: 'acme-robotics.com' });
     // The routing first (any destinations command records it), then the jobs.
     expect((await runCliCaptured(['destinations', 'list'], { env })).code).toBe(0);
-    await storeFixtures(['company-reveal', 'search-contact']);
+    await storeFixtures(env.HOOKSYNC_DATABASE_URL!, ['company-reveal', 'search-contact']);
 
     const dry = await runCliCaptured(['destinations', 'setup', 'crm', '--dry-run'], { env });
     expect(dry.code).toBe(0);

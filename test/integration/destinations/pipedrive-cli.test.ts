@@ -3,12 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobStore } from '../../../src/storage/job-store/job-store.js';
-import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
-import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import { addTemplateFields } from '../../helpers/pipedrive/store.js';
+import { storeFixtures } from './destinations-context.js';
 
 let dir: string;
 let pd: PipedriveStandIn;
@@ -35,22 +33,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function storeFixtures(names: Array<Parameters<typeof envelopeText>[0]>): Promise<void> {
-  const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL!);
-  const store = createJobStore({ database });
-  try {
-    for (const name of names) await store.store({ envelopeText: envelopeText(name).text, source: 'finder' });
-  } finally {
-    await store.close();
-    await database.close();
-  }
-}
-
 describe('hooksync destinations for a Pipedrive destination', () => {
   it('setup creates the key fields and adopts; replay --dry-run shows the plan and its tokens; deliver spends them; list counts tokens', async () => {
     addTemplateFields(pd.store, { keys: false });
     expect((await runCliCaptured(['destinations', 'list'], { env })).code).toBe(0);
-    await storeFixtures(['company-reveal', 'search-contact']);
+    await storeFixtures(env.HOOKSYNC_DATABASE_URL!, ['company-reveal', 'search-contact']);
 
     const dry = await runCliCaptured(['destinations', 'setup', 'pd', '--dry-run'], { env });
     expect(dry.code).toBe(0);

@@ -5,8 +5,6 @@
  * its persons. Either way every job is in Salesforce once (each Account and each person once), every event
  * delivered, no secret in the logs.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDestinations } from '../../../src/destinations/load-destinations.js';
 import { syncDestinations } from '../../../src/destinations/outbox.js';
@@ -16,6 +14,12 @@ import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { type ServeProcess, spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import { until } from './destinations-context.js';
+import { salesforceEntry, salesforceSecrets } from './salesforce-world.js';
+import {
+  KILL_JOBS,
+  restartUntilDelivered as restartUntilEveryDelivered,
+  writeServeEnv,
+} from './serve-kill.js';
 
 const fixture = useServeFixture('hooksync-salesforce-kill-');
 let sf: SalesforceStandIn;
@@ -35,37 +39,14 @@ const personId = (i: number) => `9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c${String(i).p
  * starts, normalized, so that its first claim takes them all; returns serve's environment.
  */
 async function prepare(name: string, extra: Record<string, unknown>): Promise<Record<string, string>> {
-  const file = join(fixture.dir, `${name}.json`);
-  const document = {
-    destinations: [
-      {
-        name: 'sf',
-        type: 'salesforce',
-        login_url: sf.url,
-        auth: {
-          grant: 'client_credentials',
-          client_id: { env: 'SF_CLIENT_ID' },
-          client_secret: { env: 'SF_CLIENT_SECRET' },
-        },
-        timeout: '3s',
-        ...extra,
-      },
-    ],
-  };
-  writeFileSync(file, JSON.stringify(document));
-  const env = {
-    HOOKSYNC_DATABASE_URL: join(fixture.dir, `${name}.db`),
-    HOOKSYNC_JWKS_URL: fixture.jwks.url,
-    HOOKSYNC_DESTINATIONS: file,
-    SF_CLIENT_ID: sf.clientId,
-    SF_CLIENT_SECRET: sf.clientSecret,
-  };
-  const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL);
+  const document = { destinations: [{ name: 'sf', ...salesforceEntry(sf, { timeout: '3s', ...extra }) }] };
+  const env = writeServeEnv(fixture, name, document, salesforceSecrets(sf));
+  const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL!);
   const store = createJobStore({ database });
   try {
     const configured = await parseDestinations(document, env, 'test destinations');
     await syncDestinations(database.db, configured, new Date().toISOString());
-    for (let i = 0; i < 20; i += 1) {
+    for (let i = 0; i < KILL_JOBS; i += 1) {
       const base = envelopeText(i % 2 === 0 ? 'company-reveal' : 'job-change-moved');
       const text = base.text
         .replaceAll('acme-robotics.com', `acme-${i}.com`)
@@ -85,28 +66,14 @@ async function prepare(name: string, extra: Record<string, unknown>): Promise<Re
 
 /** Restarts serve and waits until every event is delivered (the killed claim lapses after 3 s + 10 s). */
 async function restartUntilDelivered(env: Record<string, string>, killed: ServeProcess): Promise<void> {
-  const restarted = await spawnServe(env);
-  const database = await openMigratedDatabase(env.HOOKSYNC_DATABASE_URL!);
-  try {
-    await until(
-      'every event is delivered',
-      async () => {
-        const rows = await database.db.selectFrom('outbox_events').select('status').execute();
-        return rows.length === 20 && rows.every((row) => row.status === 'delivered');
-      },
-      60_000,
-    );
+  const restartedStderr = await restartUntilEveryDelivered(env, 60_000, async (database) => {
     expect(await database.db.selectFrom('salesforce_bulk_jobs').selectAll().execute()).toEqual([]);
-  } finally {
-    await database.close();
-    restarted.child.kill('SIGTERM');
-    await restarted.exited;
-  }
+  });
   const accounts = sf.records('Account').map((a) => a.Hooksync_Company_Id__c);
   expect(accounts.sort()).toEqual(Array.from({ length: 10 }, (_, k) => `acme-${2 * k}.com`).sort());
   const persons = [...sf.records('Contact'), ...sf.records('Lead')].map((p) => p.Hooksync_Person_Id__c);
   expect(persons.sort()).toEqual(Array.from({ length: 10 }, (_, k) => personId(2 * k + 1)).sort());
-  expect(restarted.stderr() + killed.stderr()).not.toContain(sf.clientSecret);
+  expect(restartedStderr + killed.stderr()).not.toContain(sf.clientSecret);
 }
 
 describe('hooksync serve with a Salesforce destination, killed', () => {

@@ -17,6 +17,7 @@ import { renderDestinations } from '../../../src/server/status-page/render-desti
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { type DestinationsWorld, openWorld, type Provision, until } from './destinations-context.js';
+import { salesforceEntry, salesforceSecrets } from './salesforce-world.js';
 
 /** Registers the Salesforce cases on `provision`'s dialect. */
 export function defineSalesforceSuite(provision: Provision): void {
@@ -38,20 +39,11 @@ export function defineSalesforceSuite(provision: Provision): void {
         destinations: [
           {
             name: 'sf',
-            type: 'salesforce',
-            login_url: sf.url,
-            auth: {
-              grant: 'client_credentials',
-              client_id: { env: 'SF_CLIENT_ID' },
-              client_secret: { env: 'SF_CLIENT_SECRET' },
-            },
-            linger: '50ms',
-            retry: { schedule: ['100ms'] },
-            ...extra,
+            ...salesforceEntry(sf, { linger: '50ms', retry: { schedule: ['100ms'] }, ...extra }),
           },
         ],
       },
-      { SF_CLIENT_ID: sf.clientId, SF_CLIENT_SECRET: sf.clientSecret },
+      salesforceSecrets(sf),
     );
     await syncDestinations(world.database.db, [configured!], new Date().toISOString());
     return configured!;

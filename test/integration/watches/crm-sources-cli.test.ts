@@ -12,6 +12,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/create-s
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { createWebhookSecret } from '../../helpers/standard-webhook-consumer.js';
+import { writeWatchesCliEnv } from './watch-harness.js';
 
 const crmWatch = (hubspot: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   name: 'crm-contacts',
@@ -55,20 +56,12 @@ describe('hooksync watches over HubSpot contacts', () => {
         ],
       }),
     );
-    await writeFile(
-      join(dir, 'watches.json'),
-      JSON.stringify({
-        watches: [crmWatch({ destination: 'crm', filter: { lifecyclestage: 'customer' } })],
-      }),
+    env = await writeWatchesCliEnv(
+      sim,
+      dir,
+      [crmWatch({ destination: 'crm', filter: { lifecyclestage: 'customer' } })],
+      { HS_TOKEN: hs.token },
     );
-    env = {
-      HOOKSYNC_API_BASE_URL: sim.url,
-      HOOKSYNC_API_KEY: sim.apiKey,
-      HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
-      HOOKSYNC_WATCHES: join(dir, 'watches.json'),
-      HOOKSYNC_LOG_LEVEL: 'warn',
-      HS_TOKEN: hs.token,
-    };
   }, 60_000);
   afterAll(async () => {
     await hs?.close();

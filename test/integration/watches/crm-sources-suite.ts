@@ -17,6 +17,7 @@ import { countSource, watchedRows } from '../../../src/watches/watched-rows.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 /** A port nothing listens on: a CRM that cannot be reached. */
@@ -275,20 +276,9 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
     const salesforceWatch = async (entry: Record<string, unknown> = {}) => {
       const destinations = await parseDestinations(
         {
-          destinations: [
-            {
-              name: 'sf',
-              type: 'salesforce',
-              login_url: sf.url,
-              auth: {
-                grant: 'client_credentials',
-                client_id: { env: 'SF_CLIENT_ID' },
-                client_secret: { env: 'SF_CLIENT_SECRET' },
-              },
-            },
-          ],
+          destinations: [{ name: 'sf', ...salesforceEntry(sf) }],
         },
-        { SF_CLIENT_ID: sf.clientId, SF_CLIENT_SECRET: sf.clientSecret },
+        salesforceSecrets(sf),
         'test destinations',
       );
       return parseWatches(

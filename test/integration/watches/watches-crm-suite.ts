@@ -27,6 +27,7 @@ import {
 import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 const EMAILS = ['ann.lee@acme.com', 'bo.chen@acme.com', 'cy.diaz@acme.com'];
@@ -280,20 +281,7 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
       const ann = sf.seed('Contact', { LastName: 'Lee', Email: EMAILS[0]!, Title: 'AE' });
       const accountB = sf.seed('Account', { Name: 'B', Hooksync_Company_Id__c: 'b.com' });
       const watch = await watchOf('sf_id', [ann]);
-      await start(
-        await configure(
-          {
-            type: 'salesforce',
-            login_url: sf.url,
-            auth: {
-              grant: 'client_credentials',
-              client_id: { env: 'SF_CLIENT_ID' },
-              client_secret: { env: 'SF_CLIENT_SECRET' },
-            },
-          },
-          { SF_CLIENT_ID: sf.clientId, SF_CLIENT_SECRET: sf.clientSecret },
-        ),
-      );
+      await start(await configure(salesforceEntry(sf), salesforceSecrets(sf)));
       await baseline(watch);
       h.sim.setJobChange(contact(0), MOVED_TO_B);
       h.sim.setJobChange(contact(2), MOVED_TO_B);
