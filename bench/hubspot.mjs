@@ -21,6 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadDispatchModules } from './lib/dispatch-modules.mjs';
 import { startStandInChild } from './lib/hubspot-stand-in.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
@@ -44,12 +45,14 @@ const limit = Number(flags.limit);
 const idealPerSecond = (100 * limit) / 10;
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const { openMigratedDatabase } = await import(new URL('storage/open-migrated-database.js', DIST).href);
-const { parseDestinations } = await import(new URL('destinations/load-destinations.js', DIST).href);
-const { createDispatcher } = await import(new URL('destinations/create-dispatcher.js', DIST).href);
-const { replayEvents } = await import(new URL('destinations/destination-admin.js', DIST).href);
-const { openDispatchDatabase } = await import(new URL('destinations/open-dispatch-database.js', DIST).href);
-const { syncDestinations } = await import(new URL('destinations/outbox.js', DIST).href);
+const {
+  openMigratedDatabase,
+  parseDestinations,
+  createDispatcher,
+  replayEvents,
+  openDispatchDatabase,
+  syncDestinations,
+} = await loadDispatchModules(DIST);
 
 const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-hubspot-'));
 const url = join(dir, 'bench.db');

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadDispatchModules } from './lib/dispatch-modules.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
 import { formatInteger, formatRatio } from './lib/stats.mjs';
@@ -41,12 +42,14 @@ const events = Number(flags.events);
 const burst = Number(flags.burst);
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const { openMigratedDatabase } = await import(new URL('storage/open-migrated-database.js', DIST).href);
-const { parseDestinations } = await import(new URL('destinations/load-destinations.js', DIST).href);
-const { createDispatcher } = await import(new URL('destinations/create-dispatcher.js', DIST).href);
-const { replayEvents } = await import(new URL('destinations/destination-admin.js', DIST).href);
-const { openDispatchDatabase } = await import(new URL('destinations/open-dispatch-database.js', DIST).href);
-const { syncDestinations } = await import(new URL('destinations/outbox.js', DIST).href);
+const {
+  openMigratedDatabase,
+  parseDestinations,
+  createDispatcher,
+  replayEvents,
+  openDispatchDatabase,
+  syncDestinations,
+} = await loadDispatchModules(DIST);
 
 /** The stand-in's TypeScript files as modules in `root`; its entry's URL. */
 async function transpiledStandIn(root) {

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadDispatchModules } from './lib/dispatch-modules.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { pendingEvents, storeReveals } from './lib/outbox-jobs.mjs';
 import { startSalesforceChild } from './lib/salesforce-stand-in.mjs';
@@ -47,12 +48,14 @@ if (!(events >= 1 && events <= 5_000))
 const idealPerSecond = (200 * 1000) / latencyMs;
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const { openMigratedDatabase } = await import(new URL('storage/open-migrated-database.js', DIST).href);
-const { parseDestinations } = await import(new URL('destinations/load-destinations.js', DIST).href);
-const { createDispatcher } = await import(new URL('destinations/create-dispatcher.js', DIST).href);
-const { replayEvents } = await import(new URL('destinations/destination-admin.js', DIST).href);
-const { openDispatchDatabase } = await import(new URL('destinations/open-dispatch-database.js', DIST).href);
-const { syncDestinations } = await import(new URL('destinations/outbox.js', DIST).href);
+const {
+  openMigratedDatabase,
+  parseDestinations,
+  createDispatcher,
+  replayEvents,
+  openDispatchDatabase,
+  syncDestinations,
+} = await loadDispatchModules(DIST);
 
 const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-salesforce-'));
 const url = join(dir, 'bench.db');
