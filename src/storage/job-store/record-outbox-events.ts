@@ -4,7 +4,7 @@
  * kinds match (destination_kinds). Routing is read in the same statement, so whatever process stores the
  * job (serve's worker, the CLI, a library user) writes the events the last synced configuration asks for.
  */
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
@@ -13,6 +13,20 @@ export const WATCH_CHANGE_KIND = 'watch_change';
 
 /** Change ids per statement: far below both dialects' parameter limits. */
 const IDS_PER_STATEMENT = 500;
+
+/** The columns every new event starts with, in the order {@link pendingValues} gives their values. */
+const PENDING_COLUMNS = ['status', 'attempts', 'next_attempt_at', 'created_at', 'updated_at'] as const;
+
+/** A new event's state: pending, never attempted, due and stamped at `nowIso`. */
+function pendingValues<DB, TB extends keyof DB>(s: ExpressionBuilder<DB, TB>, nowIso: string) {
+  return [
+    sql.lit('pending').as('status'),
+    s.lit(0).as('attempts'),
+    s.val(nowIso).as('next_attempt_at'),
+    s.val(nowIso).as('created_at'),
+    s.val(nowIso).as('updated_at'),
+  ] as const;
+}
 
 /**
  * Records the outbox events of `jobIds`, just written in the open transaction `trx` (each at its current
@@ -37,16 +51,7 @@ function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; no
   const nowIso = rows[0]!.now;
   return trx
     .insertInto('outbox_events')
-    .columns([
-      'destination',
-      'job_id',
-      'revision',
-      'status',
-      'attempts',
-      'next_attempt_at',
-      'created_at',
-      'updated_at',
-    ])
+    .columns(['destination', 'job_id', 'revision', ...PENDING_COLUMNS])
     .expression((eb) =>
       eb
         .selectFrom('jobs')
@@ -54,16 +59,7 @@ function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; no
         // each meets the handful of routes. An inner join let SQLite scan every stored job per route.
         .crossJoin('destination_kinds as dk')
         .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
-        .select((s) => [
-          'dk.destination',
-          'jobs.job_id',
-          'jobs.revision',
-          sql.lit('pending').as('status'),
-          s.lit(0).as('attempts'),
-          s.val(nowIso).as('next_attempt_at'),
-          s.val(nowIso).as('created_at'),
-          s.val(nowIso).as('updated_at'),
-        ])
+        .select((s) => ['dk.destination', 'jobs.job_id', 'jobs.revision', ...pendingValues(s, nowIso)])
         .where(
           'jobs.job_id',
           'in',
@@ -87,17 +83,7 @@ export async function recordChangeEvents(
     const chunk = changeIds.slice(start, start + IDS_PER_STATEMENT).map(Number);
     await trx
       .insertInto('outbox_events')
-      .columns([
-        'destination',
-        'job_id',
-        'revision',
-        'change_id',
-        'status',
-        'attempts',
-        'next_attempt_at',
-        'created_at',
-        'updated_at',
-      ])
+      .columns(['destination', 'job_id', 'revision', 'change_id', ...PENDING_COLUMNS])
       .expression((eb) =>
         eb
           .selectFrom('watch_changes as wc')
@@ -109,11 +95,7 @@ export async function recordChangeEvents(
             'wc.job_id',
             s.lit(0).as('revision'),
             'wc.id',
-            sql.lit('pending').as('status'),
-            s.lit(0).as('attempts'),
-            s.val(nowIso).as('next_attempt_at'),
-            s.val(nowIso).as('created_at'),
-            s.val(nowIso).as('updated_at'),
+            ...pendingValues(s, nowIso),
           ]),
       )
       .execute();
