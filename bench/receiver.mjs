@@ -16,6 +16,8 @@
  *                             as the variant hooksync-base in every round: the ratio new / reference, in
  *                             req/s and in server CPU per request, shows a regression of the hot path
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
+ *            --sender retrying  the service's retrying sender (fetch; 429/500/502/504 and network errors
+ *                             retried after 1, 2, 4, 8, 16 s) instead of autocannon (bench/receiver-load.mjs)
  *
  * Prints markdown tables on stdout (progress on stderr): req/s, p50/p99 latency, server CPU per request,
  * the ratios the issue targets, and the durability check: right after each round, while the server still
@@ -140,6 +142,8 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     'base-dist': { type: 'string' },
     'memory-mb': { type: 'string', default: '256' },
+    // autocannon (default), or the service's own behaviour: fetch, retries after 1, 2, 4, 8, 16 s.
+    sender: { type: 'string', default: 'autocannon' },
   },
 });
 VARIANTS['hooksync-ceiling'].label += flags['memory-mb'];
@@ -321,6 +325,7 @@ async function runOne(name, timing) {
         warmupMs: timing.warmupMs,
         windowMs: timing.windowMs,
         connections,
+        sender: flags.sender,
       });
     } finally {
       load.off('window-start');

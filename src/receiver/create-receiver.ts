@@ -159,18 +159,20 @@ function createAdminApp(deps: ReceiverDeps): Express {
 }
 
 /**
- * For an answer sent before the body was (wholly) read: node:http would read the rest of the body into
- * buffers only to drop it (memory the ceiling would have to hold, issue 29), and close the socket as soon
- * as the answer is written, which resets a connection whose sender is still sending: the reset can reach
- * the sender before it has read the answer, and only a 429, 500, 502 or 504 is retried. Instead nothing
- * more of the body is read, the connection is half-closed once the answer is out, and the socket is
- * destroyed when the sender closes its side, or {@link LINGER_MS} later.
+ * For an answer sent before the body was (wholly) read: node:http would read the rest of the body only to
+ * drop it, a buffer per chunk (garbage the ceiling would have to hold until V8 collects it, issue 29), and
+ * close the socket as soon as the answer is written, which resets a connection whose sender is still
+ * sending: the reset can reach the sender before it has read the answer, and only a 429, 500, 502 or 504
+ * is retried. Instead the socket stops reading, the connection is half-closed once the answer is out, and
+ * the socket is destroyed {@link LINGER_MS} later (it reads nothing more, so it cannot see the sender close).
  */
 function lingerWithoutReading(request: IncomingMessage): void {
-  // Reading nothing counts as consuming: node:http then does not drain the body itself.
-  request.read(0);
-  request.pause();
   const socket = request.socket;
+  // Taking what has arrived counts as consuming the body: node:http then does not drain the rest itself
+  // (read(0) does not count once a chunk over the stream's high-water mark is buffered, as it usually is).
+  request.read();
+  // That restarts the socket's reads on the next tick ('resume'); stopping them after it stops them for good.
+  process.nextTick(() => socket.pause());
   socket.destroySoon = () => {
     socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);

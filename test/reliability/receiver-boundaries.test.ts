@@ -5,7 +5,8 @@
  * reused jtis, and a key published after its first use. Bounded in count and time.
  */
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import type { StartReceiverOptions } from '../../src/server/start-receiver.js';
@@ -72,6 +73,37 @@ describe('receiver boundaries', () => {
       await metric(url, /hooksync_deliveries_total\{outcome="overloaded",reason="BODY_BUDGET"\} (\d+)/),
     ).toBe(1);
     expect(await metric(url, /hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/)).toBe(1);
+  });
+
+  it('refuses a large body over the budget with a 429 the sender reads, and reads almost none of the body', async () => {
+    const { url, key, running } = await start({ limits: { bodyBudgetBytes: 1024 * 1024 } });
+    const sockets: Socket[] = [];
+    running.receiver.server.on('connection', (socket: Socket) => sockets.push(socket));
+    // Larger than what loopback's socket buffers take at once: the sender is still sending when refused.
+    const large = paddedEnvelope(16 * 1024 * 1024);
+    const token = await signDelivery(large.text, { key, iat: NOW_S, jobId: large.jobId });
+    // Node's fetch, as the simulator's sender (and the service's, as far as it is known) posts.
+    const refused = await deliver(url, large.text, token);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'BODY_BUDGET' });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // The connection ends once the sender has the answer; by then the server has read only the first chunks
+    // of the body: node:http did not read the rest to drop it.
+    await Promise.all(sockets.map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
+    const read = sockets.reduce((sum, socket) => sum + socket.bytesRead, 0);
+    expect(read).toBeLessThan(1024 * 1024);
+    expect(await getJob(running.database.db, large.jobId)).toBeUndefined();
+    expect(running.receiver.inFlight()).toBe(0);
+    const small = paddedEnvelope(10 * 1024);
+    expect(
+      (
+        await deliver(
+          url,
+          small.text,
+          await signDelivery(small.text, { key, iat: NOW_S, jobId: small.jobId }),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('keeps unsigned bodies in a pool of their own: the genuine are answered, overloaded answers counted', async () => {
