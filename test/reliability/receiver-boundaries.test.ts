@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/create-client.js';
 import type { StartReceiverOptions } from '../../src/server/start-receiver.js';
 import { createSimulator, type Simulator } from '../../src/simulator/create-simulator.js';
@@ -58,7 +58,14 @@ describe('receiver boundaries', () => {
       Buffer.from(first.text),
       1000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first body holds its declared length of the budget from its first byte on.
+    await vi.waitFor(
+      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
+      {
+        timeout: 30_000,
+        interval: 20,
+      },
+    );
     const second = paddedEnvelope(300 * 1024);
     const secondToken = await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId });
     const refused = await deliver(url, second.text, secondToken);
@@ -107,9 +114,9 @@ describe('receiver boundaries', () => {
   });
 
   it('keeps unsigned bodies in a pool of their own: the genuine are answered, overloaded answers counted', async () => {
-    const { url, key } = await start({ limits: { maxUnverified: 2 } });
+    const { url, key, running } = await start({ limits: { maxUnverified: 2 } });
     const slow = [0, 1].map(() => holdRequest(portOf(url), json, Buffer.alloc(10_000, 0x20), 10));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.waitFor(() => expect(running.receiver.inFlight()).toBe(2), { timeout: 30_000, interval: 20 });
     const third = await deliver(url, '{}', undefined);
     expect(third.status).toBe(429);
     expect(third.body).toMatchObject({ code: 'OVERLOADED' });
@@ -172,11 +179,16 @@ describe('receiver boundaries', () => {
       const token = await signDelivery(text, { key, iat: Math.floor(clock / 1000), jobId });
       expect((await deliver(url, `${text} `, token)).status).toBe(400);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const rows = await db.selectFrom('quarantine').selectAll().execute();
-    expect(rows).toHaveLength(5);
-    const total = rows.reduce((sum, row) => sum + row.body_z.length, 0);
-    expect(total).toBeLessThanOrEqual(budget);
+    // The trim runs a moment after the refusals it follows: wait for it, not for a duration.
+    const rows = await vi.waitFor(
+      async () => {
+        const held = await db.selectFrom('quarantine').selectAll().execute();
+        expect(held).toHaveLength(5);
+        expect(held.reduce((sum, row) => sum + row.body_z.length, 0)).toBeLessThanOrEqual(budget);
+        return held;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     const dropped = rows.filter((row) => row.body_z.length === 0 && row.body_bytes === 0);
     expect(dropped.length).toBeGreaterThan(0);
     expect(
