@@ -18,19 +18,22 @@ import type { CrmAdapter } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
 import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
 import {
+  atMostOneRecordEach,
   type CarriedIdField,
   type CrmTemplateNames,
   type CrmTemplates,
   changeRows,
   crmRows,
+  type JobCrmRows,
   loadCrmTemplates,
 } from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
 import type { RecordIdStore } from './find-existing.js';
-import { mapRecords, type RecordShape } from './map-records.js';
+import { type MappedBatch, mapRecords, type RecordShape } from './map-records.js';
 import type { SetupReport } from './setup-report.js';
-import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
+import { type RecordReport, type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 import { attemptResultOf } from './trouble-result.js';
+import { chunksOf } from './write-records.js';
 
 /** How `destinations setup` runs for a CRM that has one. */
 export type CrmSetup = (options: {
@@ -61,6 +64,9 @@ export function canDryRun(destination: Destination): destination is CrmDestinati
 export function setupOf(destination: Destination): SetupPortal | undefined {
   return canDryRun(destination) ? destination.setupPortal : undefined;
 }
+
+/** Jobs whose rows are read at a time beside a call in flight (some 10 ms of work). */
+const ROWS_BESIDE_A_CALL = 40;
 
 /** Collaborators and settings of one CRM destination. */
 export interface CrmDestinationOptions {
@@ -96,11 +102,20 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     templates ??= loadCrmTemplates(options.templates, carried);
     return templates;
   };
-  const run = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal, dryRun: boolean) => {
+  /**
+   * The deliveries' rows, read and mapped into one batch of records. `beside`: while a call is in flight,
+   * the rows are read {@link ROWS_BESIDE_A_CALL} jobs at a time, the event loop free between them (a
+   * SQLite read holds it), so that the call's answer is taken, and the next call sent, without waiting.
+   */
+  const prepare = async (deliveries: readonly OutboxDelivery[], beside = false): Promise<MappedBatch> => {
     const both = await loaded();
     const { recordId } = options.shape;
     const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
-    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId);
+    const jobRows: JobCrmRows[] = [];
+    for (const slice of beside ? chunksOf(ofJobs, ROWS_BESIDE_A_CALL) : [ofJobs]) {
+      if (beside) await new Promise((resolve) => setImmediate(resolve));
+      jobRows.push(...(await crmRows(deps.database.db, both, slice, recordId)));
+    }
     let next = 0;
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
@@ -111,45 +126,105 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
           : await changeRows(deps.database.db, both, delivery.change, recordId)),
       });
     }
-    const spent = adapter.tokens?.spent() ?? 0;
-    const report = await syncBatch({
+    return mapRecords(rows, settings.keys, options.shape);
+  };
+  const sync = (batch: MappedBatch, signal: AbortSignal, dryRun: boolean, ids: RecordIdStore = store) =>
+    syncBatch({
       adapter,
-      store,
-      batch: mapRecords(rows, settings.keys, options.shape),
+      store: ids,
+      batch,
       settings,
       definitions: (object) => definitions(object, signal),
       dryRun,
       signal,
     });
-    if (!dryRun || adapter.tokens === undefined) return report;
+  const dryRun = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
+    const spent = adapter.tokens?.spent() ?? 0;
+    const report = await sync(await prepare(deliveries), signal, true);
+    if (adapter.tokens === undefined) return report;
     const writes = report.records.filter((r) => r.action === 'create' || r.action === 'update').length;
     return { ...report, tokens: adapter.tokens.spent() - spent + writes * adapter.tokens.perWrite };
   };
   const trouble = (error: unknown) => attemptResultOf(error, { name, crm: adapter.name, deps });
   const setup = options.setup;
+  const { writeBatch, bulk } = adapter.limits;
+  /**
+   * The attempt in segments of one write call's worth of events, when it cannot reach the CRM's bulk line
+   * (events that give one record of each object at most, no more of them than the line); else whole.
+   */
+  const segmentsOf = (deliveries: readonly OutboxDelivery[]): OutboxDelivery[][] => {
+    const mayReachBulk =
+      bulk !== undefined &&
+      (deliveries.length > bulk.above || !deliveries.every((delivery) => atMostOneRecordEach(delivery)));
+    return mayReachBulk || deliveries.length <= writeBatch
+      ? [[...deliveries]]
+      : chunksOf(deliveries, writeBatch);
+  };
+  /**
+   * Writes the deliveries segment after segment, one segment's calls at a time, the next segment's rows read
+   * and mapped while the previous one's calls are in flight. A segment's events end as its records came to;
+   * trouble that is not a record's ends that segment's events and every later one's (prepared or not: none
+   * of their records was sent), while the segments written before it stay delivered.
+   */
   const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
-    let report: SyncReport;
+    const segments = segmentsOf(deliveries);
+    const results: AttemptResult[] = [];
+    const records: RecordReport[] = [];
+    // The ids a segment found are recorded while the next one's calls go (a lookup waits for them).
+    const recording: Array<Promise<void>> = [];
+    const ids: RecordIdStore =
+      segments.length === 1
+        ? store
+        : {
+            lookUp: async (object, keys) => {
+              await Promise.all(recording);
+              return store.lookUp(object, keys);
+            },
+            record: async (object, found) => {
+              const written = store.record(object, found);
+              written.catch(() => undefined);
+              recording.push(written);
+            },
+          };
+    let next: Promise<MappedBatch> | undefined = prepare(segments[0]!);
     try {
-      report = await run(deliveries, signal, false);
+      for (const [at, segment] of segments.entries()) {
+        const batch: MappedBatch = await next!;
+        next = undefined;
+        const syncing = sync(batch, signal, false, ids);
+        if (at + 1 < segments.length) {
+          const following = segments[at + 1]!;
+          next = prepare(following, true);
+          // Awaited in its turn; a segment whose sync fails first leaves it unread.
+          next.catch(() => undefined);
+        }
+        const report = await syncing;
+        records.push(...report.records);
+        for (const index of segment.keys()) {
+          const error = report.failedEvents.get(index);
+          results.push(
+            error === undefined
+              ? { outcome: 'delivered', status: 200 }
+              : { outcome: 'fail', status: 400, error },
+          );
+        }
+      }
+      await Promise.all(recording);
     } catch (error) {
-      await counters.flush();
+      await Promise.allSettled([next, ...recording]);
+      await counters.flush(records);
       const result = await trouble(error);
-      return deliveries.map(() => result);
+      return [...results, ...deliveries.slice(results.length).map(() => result)];
     }
-    await counters.flush(report.records);
-    for (const record of report.records) {
+    await counters.flush(records);
+    for (const record of records) {
       if (record.warnings.length > 0)
         deps.logger.warn(
           { destination: name, object: record.object, warnings: record.warnings },
           `values left out of a ${adapter.name} record (not valid for their property)`,
         );
     }
-    return deliveries.map((_, index): AttemptResult => {
-      const error = report.failedEvents.get(index);
-      return error === undefined
-        ? { outcome: 'delivered', status: 200 }
-        : { outcome: 'fail', status: 400, error };
-    });
+    return results;
   };
   return {
     kind: 'outbox',
@@ -159,7 +234,7 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     batchSize: adapter.limits.writeBatch,
     deliver: async (delivery, signal) => (await deliverBatch([delivery], signal))[0]!,
     deliverBatch,
-    dryRun: (deliveries, signal) => run(deliveries, signal, true).finally(() => counters.flush()),
+    dryRun: (deliveries, signal) => dryRun(deliveries, signal).finally(() => counters.flush()),
     setupPortal:
       setup === undefined
         ? undefined

@@ -141,6 +141,14 @@ export async function crmRows(
   });
 }
 
+/**
+ * Whether an event gives at most one record of each object: a reveal (its company), a job change (its person
+ * and their employer), a watch's change (one person). A search gives as many persons as it found.
+ */
+export function atMostOneRecordEach(event: { readonly kind: string; readonly change?: unknown }): boolean {
+  return event.change !== undefined || event.kind === 'company_reveal' || event.kind === 'job_change';
+}
+
 function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
