@@ -34,6 +34,7 @@ import type { SetupReport } from './setup-report.js';
 import { type RecordReport, type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 import { attemptResultOf } from './trouble-result.js';
 import { chunksOf } from './write-records.js';
+import { writeSegments } from './write-segments.js';
 
 /** How `destinations setup` runs for a CRM that has one. */
 export type CrmSetup = (options: {
@@ -128,9 +129,15 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     }
     return mapRecords(rows, settings.keys, options.shape);
   };
-  const sync = (batch: MappedBatch, signal: AbortSignal, dryRun: boolean, ids: RecordIdStore = store) =>
+  const sync = (
+    batch: MappedBatch,
+    signal: AbortSignal,
+    dryRun: boolean,
+    ids: RecordIdStore = store,
+    through: CrmAdapter = adapter,
+  ) =>
     syncBatch({
-      adapter,
+      adapter: through,
       store: ids,
       batch,
       settings,
@@ -161,57 +168,35 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
       : chunksOf(deliveries, writeBatch);
   };
   /**
-   * Writes the deliveries segment after segment, one segment's calls at a time, the next segment's rows read
-   * and mapped while the previous one's calls are in flight. A segment's events end as its records came to;
-   * trouble that is not a record's ends that segment's events and every later one's (prepared or not: none
-   * of their records was sent), while the segments written before it stay delivered.
+   * Writes the deliveries segment after segment, one write call in flight, the next segment prepared
+   * meanwhile (write-segments.ts). A segment's events end as its records came to; trouble that is not a
+   * record's ends that segment's events and every later one's (none of their records was sent), while the
+   * segments written before it stay delivered.
    */
   const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
     const segments = segmentsOf(deliveries);
+    const { reports, error } = await writeSegments({
+      segments,
+      prepare,
+      sync: (batch, through, ids, segmentSignal) => sync(batch, segmentSignal, false, ids, through),
+      adapter,
+      store,
+      signal,
+    });
     const results: AttemptResult[] = [];
     const records: RecordReport[] = [];
-    // The ids a segment found are recorded while the next one's calls go (a lookup waits for them).
-    const recording: Array<Promise<void>> = [];
-    const ids: RecordIdStore =
-      segments.length === 1
-        ? store
-        : {
-            lookUp: async (object, keys) => {
-              await Promise.all(recording);
-              return store.lookUp(object, keys);
-            },
-            record: async (object, found) => {
-              const written = store.record(object, found);
-              written.catch(() => undefined);
-              recording.push(written);
-            },
-          };
-    let next: Promise<MappedBatch> | undefined = prepare(segments[0]!);
-    try {
-      for (const [at, segment] of segments.entries()) {
-        const batch: MappedBatch = await next!;
-        next = undefined;
-        const syncing = sync(batch, signal, false, ids);
-        if (at + 1 < segments.length) {
-          const following = segments[at + 1]!;
-          next = prepare(following, true);
-          // Awaited in its turn; a segment whose sync fails first leaves it unread.
-          next.catch(() => undefined);
-        }
-        const report = await syncing;
-        records.push(...report.records);
-        for (const index of segment.keys()) {
-          const error = report.failedEvents.get(index);
-          results.push(
-            error === undefined
-              ? { outcome: 'delivered', status: 200 }
-              : { outcome: 'fail', status: 400, error },
-          );
-        }
+    reports.forEach((report, at) => {
+      records.push(...report.records);
+      for (const index of segments[at]!.keys()) {
+        const failed = report.failedEvents.get(index);
+        results.push(
+          failed === undefined
+            ? { outcome: 'delivered', status: 200 }
+            : { outcome: 'fail', status: 400, error: failed },
+        );
       }
-      await Promise.all(recording);
-    } catch (error) {
-      await Promise.allSettled([next, ...recording]);
+    });
+    if (error !== undefined) {
       await counters.flush(records);
       const result = await trouble(error);
       return [...results, ...deliveries.slice(results.length).map(() => result)];

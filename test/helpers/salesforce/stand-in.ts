@@ -91,7 +91,9 @@ export interface StandInCall {
   response: unknown;
   /** Whether it counted against the allocation. */
   counted: boolean;
+  /** When it arrived, and when its answer left (`now()`). */
   at: number;
+  answeredAt: number;
 }
 
 /** A fault answered instead of the real answer, `times` times (default 1), for requests that match. */
@@ -352,6 +354,7 @@ export async function startSalesforceStandIn(
           response: reply.text ?? reply.body,
           counted: reply.counted,
           at,
+          answeredAt: now(),
         });
         const payload = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
         res.writeHead(reply.status, {
