@@ -14,7 +14,7 @@ import type {
   OutboxDelivery,
   OutboxDestination,
 } from '../destination-type.js';
-import type { CrmAdapter } from './crm-adapter.js';
+import type { CrmAdapter, CrmObject } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
 import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
 import {
@@ -175,6 +175,13 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
    */
   const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
     const segments = segmentsOf(deliveries);
+    if (segments.length > 1) {
+      // Read while the first rows are (a sync reads the companies' always, the contacts' for any person).
+      const objects: CrmObject[] = ['companies'];
+      if (deliveries.some((delivery) => delivery.change !== undefined || delivery.kind !== 'company_reveal'))
+        objects.push('contacts');
+      for (const object of objects) definitions(object, signal).catch(() => undefined);
+    }
     const { reports, error } = await writeSegments({
       segments,
       prepare,
