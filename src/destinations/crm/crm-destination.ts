@@ -24,7 +24,6 @@ import {
   type CrmTemplates,
   changeRows,
   crmRows,
-  type JobCrmRows,
   loadCrmTemplates,
 } from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
@@ -66,9 +65,6 @@ export function setupOf(destination: Destination): SetupPortal | undefined {
   return canDryRun(destination) ? destination.setupPortal : undefined;
 }
 
-/** Jobs whose rows are read at a time beside a call in flight (some 10 ms of work). */
-const ROWS_BESIDE_A_CALL = 40;
-
 /** Collaborators and settings of one CRM destination. */
 export interface CrmDestinationOptions {
   readonly name: string;
@@ -104,19 +100,15 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     return templates;
   };
   /**
-   * The deliveries' rows, read and mapped into one batch of records. `beside`: while a call is in flight,
-   * the rows are read {@link ROWS_BESIDE_A_CALL} jobs at a time, the event loop free between them (a
-   * SQLite read holds it), so that the call's answer is taken, and the next call sent, without waiting.
+   * The deliveries' rows, read and mapped into one batch of records; `beside` a call in flight, from the next
+   * turn of the event loop (the call goes out first).
    */
   const prepare = async (deliveries: readonly OutboxDelivery[], beside = false): Promise<MappedBatch> => {
+    if (beside) await new Promise((resolve) => setImmediate(resolve));
     const both = await loaded();
     const { recordId } = options.shape;
     const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
-    const jobRows: JobCrmRows[] = [];
-    for (const slice of beside ? chunksOf(ofJobs, ROWS_BESIDE_A_CALL) : [ofJobs]) {
-      if (beside) await new Promise((resolve) => setImmediate(resolve));
-      jobRows.push(...(await crmRows(deps.database.db, both, slice, recordId)));
-    }
+    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId);
     let next = 0;
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
