@@ -18,6 +18,16 @@ export interface SegmentsReport {
   readonly error?: unknown;
 }
 
+/** Whether two batches name a record in common (a company or a contact by its key). */
+function shareRecords(before: MappedBatch, after: MappedBatch): boolean {
+  const named = (batch: MappedBatch) => [
+    ...batch.companies.map((record) => `companies ${record.key}`),
+    ...batch.contacts.map((record) => `contacts ${record.key}`),
+  ];
+  const earlier = new Set(named(before));
+  return named(after).some((name) => earlier.has(name));
+}
+
 /** Writes `segments` one after another, the next prepared (rows, mapping, reads) while one is written. */
 export async function writeSegments<S>(options: {
   readonly segments: readonly S[];
@@ -88,11 +98,17 @@ export async function writeSegments<S>(options: {
           }),
     };
   };
+  const batches: Array<Promise<MappedBatch>> = [];
   // A segment's sync starts once its rows are mapped and the segment two before it is through (so that one
-  // segment writes while the next one reads); the next segment's rows are read from then on.
+  // segment writes while the next one reads), or the one before it when they name a record in common (its
+  // reads then see that write: an employer revealed just before is found); the next segment's rows are
+  // read from then on.
   const launch = (index: number): void => {
     const mapped = options.prepare(segments[index]!, index > 0);
-    const report = Promise.all([mapped, through(index - 2)]).then(([batch]) => {
+    mapped.catch(() => undefined);
+    batches[index] = mapped;
+    const report = Promise.all([mapped, through(index - 2)]).then(async ([batch]) => {
+      if (index > 0 && shareRecords(await batches[index - 1]!, batch)) await through(index - 1);
       signal.throwIfAborted();
       if (index + 1 < segments.length) launch(index + 1);
       return options.sync(batch, gated(index), ids, signal);

@@ -336,6 +336,26 @@ export function defineSalesforceSuite(provision: Provision): void {
     },
   );
 
+  it('finds an Account the segment before wrote: a mover to a company revealed just before becomes a Contact under it', async () => {
+    const configured = await configure();
+    await storeReveals(199);
+    // The 200th reveal is the mover's new employer; the job change is the first event of the next segment.
+    await world.store.store({
+      envelopeText: envelopeText('company-reveal').text.replaceAll('acme-robotics.com', 'initech.io'),
+      source: 'webhook',
+    });
+    await world.storeFixture('job-change-moved');
+    await normalized();
+    // Slow writes: the second segment's reads would go while the first one's Accounts are in flight.
+    sf.setLatency(150);
+    await deliverAll(configured);
+    expect((await events()).every((e) => e.status === 'delivered')).toBe(true);
+    const [initech] = sf.findBy('Account', 'Hooksync_Company_Id__c', 'initech.io');
+    expect(sf.records('Lead')).toEqual([]);
+    expect(sf.records('Contact')).toHaveLength(1);
+    expect(sf.records('Contact')[0]!.AccountId).toBe(initech!.Id);
+  });
+
   it('writes a batch above bulk_threshold in one Bulk API 2.0 job, results matched by key', async () => {
     const configured = await configure({ write: 'overwrite', bulk_threshold: 60 });
     sf.addValidationRule({
