@@ -108,7 +108,8 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     const both = await loaded();
     const { recordId } = options.shape;
     const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
-    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId);
+    // Beside a call, the answer is taken as it comes, not after the rows.
+    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId, beside ? 20 : undefined);
     let next = 0;
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
