@@ -4,7 +4,8 @@
  * one sObject Collections call in flight, as a share of the ideal (200 records per call at the stand-in's
  * configured latency: 200 × 1,000 / latency records/s). A SQLite file gets N company reveals (distinct
  * domains) through the job store while no dispatcher runs; then, per round, a fresh stand-in (in a child
- * process, a set-up org answering every call after `--latency` ms) and the dispatcher with the salesforce
+ * process, a set-up org whose every answer leaves `--latency` ms after its request arrived, its own work
+ * included) and the dispatcher with the salesforce
  * destination in overwrite or fill-empty mode, the events replayed and timed until all are delivered. Modes
  * alternate within each round. `bulk_threshold` is set to N so that the run stays on collections (Bulk's
  * own pace is the org's, not a call's). The whole run counts: the grant and describe are in it.
@@ -14,8 +15,9 @@
  *            --dist DIR (a build to measure instead of this tree's dist/, e.g. a reference build of main)
  *
  * Targets (issue 25): ≥ 0.8× the ideal in overwrite mode (one call per 200 records), ≥ 0.4× in fill-empty
- * mode (SOQL reads by key first, in chunks that keep the URI under 2,000 characters, 4 in flight, then the
- * writes). Exits 1 when a median misses its target or an event is not delivered.
+ * mode (SOQL reads by key first, in chunks that keep the URI under 2,000 characters, a segment's reads going
+ * while the previous segment is written). Exits 1 when a median misses its target or an event is not
+ * delivered.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -105,8 +105,14 @@ export interface DispatchSettings {
   readonly rate: { readonly requests: number; readonly perMs: number } | undefined;
   /** Job kinds it takes; undefined for all. */
   readonly kinds: readonly string[] | undefined;
-  /** Events per deliverBatch call, and how long to wait for a full batch; undefined: one event a call. */
-  readonly batch?: { readonly size: number; readonly lingerMs: number } | undefined;
+  /**
+   * Events per deliverBatch call, and how long to wait for a full batch; undefined: one event a call.
+   * `fullAt`: events enough not to wait for more (default `size`; Salesforce's lane batch is a Bulk job's
+   * worth, yet one collections call's worth of events is worth sending at once).
+   */
+  readonly batch?:
+    | { readonly size: number; readonly lingerMs: number; readonly fullAt?: number | undefined }
+    | undefined;
 }
 
 /**

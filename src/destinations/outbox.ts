@@ -199,9 +199,11 @@ export async function completeEvents(
     const delivered = new Map<number, string[]>();
     const superseded: string[] = [];
     for (const done of completions) {
-      if (done.result === 'delivered')
-        delivered.set(done.status, [...(delivered.get(done.status) ?? []), done.id]);
-      else if (done.result === 'superseded') superseded.push(done.id);
+      if (done.result === 'delivered') {
+        const ids = delivered.get(done.status);
+        if (ids === undefined) delivered.set(done.status, [done.id]);
+        else ids.push(done.id);
+      } else if (done.result === 'superseded') superseded.push(done.id);
     }
     for (const [status, ids] of delivered) {
       await trx

@@ -27,6 +27,7 @@ export function createStartPacing(
 ): StartPacing {
   const rate = settings.rate === undefined ? undefined : new RateWindow(settings.rate);
   const lingerMs = settings.batch?.lingerMs ?? 0;
+  const fullAt = Math.min(batchSize, settings.batch?.fullAt ?? batchSize);
   /** A batch short of full waits once for more, until this time. */
   let lingerUntil: number | undefined;
   let lastBatchAt = Number.NEGATIVE_INFINITY;
@@ -35,7 +36,7 @@ export function createStartPacing(
       const at = performance.now();
       if (batchSize > 1) {
         // A short linger fills the batch: HubSpot's calls are the limit, not the events.
-        if (queued < batchSize && lingerMs > 0 && !draining) {
+        if (queued < fullAt && lingerMs > 0 && !draining) {
           lingerUntil ??= at + lingerMs;
           if (at < lingerUntil) return lingerUntil - at;
         }

@@ -34,15 +34,17 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** A fault rule: answered `times` times (default 1) for requests that match. */
 export interface MatchedRule {
   times?: number;
+  /** Matching requests let through (answered for real) before the rule answers one (default 0). */
+  skip?: number;
   match?: { method?: string; pathIncludes?: string };
 }
 
 /** Injected fault rules, first match first, each used up after its `times`. */
 export class FaultRules<R extends MatchedRule> {
-  readonly #rules: Array<R & { left: number }> = [];
+  readonly #rules: Array<R & { left: number; passed: number }> = [];
 
   add(rule: R): void {
-    this.#rules.push({ ...rule, left: rule.times ?? 1 });
+    this.#rules.push({ ...rule, left: rule.times ?? 1, passed: 0 });
   }
 
   /** The first rule matching the request, counted as used; undefined when none does. */
@@ -54,6 +56,10 @@ export class FaultRules<R extends MatchedRule> {
     );
     const rule = this.#rules[index];
     if (!rule) return undefined;
+    if (rule.passed < (rule.skip ?? 0)) {
+      rule.passed += 1;
+      return undefined;
+    }
     rule.left -= 1;
     if (rule.left <= 0) this.#rules.splice(index, 1);
     return rule;

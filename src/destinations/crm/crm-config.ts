@@ -40,8 +40,15 @@ export interface CrmConfigFields {
   readonly linger?: number | undefined;
 }
 
-/** The lane settings of a CRM destination: one batch at a time, of the CRM's size, paced by its client. */
-export function crmDispatchSettings(config: CrmConfigFields, batchSize: number): DispatchSettings {
+/**
+ * The lane settings of a CRM destination: one batch at a time, of the CRM's size, paced by its client;
+ * `fullAt`: events that fill a call (default `batchSize`), past which the lane does not linger for more.
+ */
+export function crmDispatchSettings(
+  config: CrmConfigFields,
+  batchSize: number,
+  fullAt?: number,
+): DispatchSettings {
   return {
     timeoutMs: config.timeout ?? DEFAULT_CRM_TIMEOUT_MS,
     scheduleMs: config.retry?.schedule ?? DEFAULT_RETRY_SCHEDULE.map((text) => durationSchema.parse(text)),
@@ -50,7 +57,11 @@ export function crmDispatchSettings(config: CrmConfigFields, batchSize: number):
     // Pacing is the client's, per CRM call, not the lane's per event.
     rate: undefined,
     kinds: config.kinds,
-    batch: { size: batchSize, lingerMs: config.linger ?? DEFAULT_CRM_LINGER_MS },
+    batch: {
+      size: batchSize,
+      lingerMs: config.linger ?? DEFAULT_CRM_LINGER_MS,
+      ...(fullAt === undefined ? {} : { fullAt }),
+    },
   };
 }
 

@@ -14,10 +14,11 @@ import type {
   OutboxDelivery,
   OutboxDestination,
 } from '../destination-type.js';
-import type { CrmAdapter } from './crm-adapter.js';
+import type { CrmAdapter, CrmObject } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
 import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
 import {
+  atMostOneRecordEach,
   type CarriedIdField,
   type CrmTemplateNames,
   type CrmTemplates,
@@ -27,10 +28,12 @@ import {
 } from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
 import type { RecordIdStore } from './find-existing.js';
-import { mapRecords, type RecordShape } from './map-records.js';
+import { type MappedBatch, mapRecords, type RecordShape } from './map-records.js';
 import type { SetupReport } from './setup-report.js';
-import { type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
+import { type RecordReport, type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 import { attemptResultOf } from './trouble-result.js';
+import { chunksOf } from './write-records.js';
+import { writeSegments } from './write-segments.js';
 
 /** How `destinations setup` runs for a CRM that has one. */
 export type CrmSetup = (options: {
@@ -96,11 +99,17 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     templates ??= loadCrmTemplates(options.templates, carried);
     return templates;
   };
-  const run = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal, dryRun: boolean) => {
+  /**
+   * The deliveries' rows, read and mapped into one batch of records; `beside` a call in flight, from the next
+   * turn of the event loop (the call goes out first).
+   */
+  const prepare = async (deliveries: readonly OutboxDelivery[], beside = false): Promise<MappedBatch> => {
+    if (beside) await new Promise((resolve) => setImmediate(resolve));
     const both = await loaded();
     const { recordId } = options.shape;
     const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
-    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId);
+    // Beside a call, the answer is taken as it comes, not after the rows.
+    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId, beside ? 20 : undefined);
     let next = 0;
     const rows = [];
     for (const [event, delivery] of deliveries.entries()) {
@@ -111,45 +120,96 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
           : await changeRows(deps.database.db, both, delivery.change, recordId)),
       });
     }
-    const spent = adapter.tokens?.spent() ?? 0;
-    const report = await syncBatch({
-      adapter,
-      store,
-      batch: mapRecords(rows, settings.keys, options.shape),
+    return mapRecords(rows, settings.keys, options.shape);
+  };
+  const sync = (
+    batch: MappedBatch,
+    signal: AbortSignal,
+    dryRun: boolean,
+    ids: RecordIdStore = store,
+    through: CrmAdapter = adapter,
+  ) =>
+    syncBatch({
+      adapter: through,
+      store: ids,
+      batch,
       settings,
       definitions: (object) => definitions(object, signal),
       dryRun,
       signal,
     });
-    if (!dryRun || adapter.tokens === undefined) return report;
+  const dryRun = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
+    const spent = adapter.tokens?.spent() ?? 0;
+    const report = await sync(await prepare(deliveries), signal, true);
+    if (adapter.tokens === undefined) return report;
     const writes = report.records.filter((r) => r.action === 'create' || r.action === 'update').length;
     return { ...report, tokens: adapter.tokens.spent() - spent + writes * adapter.tokens.perWrite };
   };
   const trouble = (error: unknown) => attemptResultOf(error, { name, crm: adapter.name, deps });
   const setup = options.setup;
+  const { writeBatch, bulk } = adapter.limits;
+  /**
+   * The attempt in segments of one write call's worth of events, when it cannot reach the CRM's bulk line
+   * (events that give one record of each object at most, no more of them than the line); else whole.
+   */
+  const segmentsOf = (deliveries: readonly OutboxDelivery[]): OutboxDelivery[][] => {
+    const mayReachBulk =
+      bulk !== undefined &&
+      (deliveries.length > bulk.above || !deliveries.every((delivery) => atMostOneRecordEach(delivery)));
+    return mayReachBulk || deliveries.length <= writeBatch
+      ? [[...deliveries]]
+      : chunksOf(deliveries, writeBatch);
+  };
+  /**
+   * Writes the deliveries segment after segment, one write call in flight, the next segment prepared
+   * meanwhile (write-segments.ts). A segment's events end as its records came to; trouble that is not a
+   * record's ends that segment's events and every later one's (none of their records was sent), while the
+   * segments written before it stay delivered.
+   */
   const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
-    let report: SyncReport;
-    try {
-      report = await run(deliveries, signal, false);
-    } catch (error) {
-      await counters.flush();
-      const result = await trouble(error);
-      return deliveries.map(() => result);
+    const segments = segmentsOf(deliveries);
+    if (segments.length > 1) {
+      // Read while the first rows are (a sync reads the companies' always, the contacts' for any person).
+      const objects: CrmObject[] = ['companies'];
+      if (deliveries.some((delivery) => delivery.change !== undefined || delivery.kind !== 'company_reveal'))
+        objects.push('contacts');
+      for (const object of objects) definitions(object, signal).catch(() => undefined);
     }
-    await counters.flush(report.records);
-    for (const record of report.records) {
+    const { reports, error } = await writeSegments({
+      segments,
+      prepare,
+      sync: (batch, through, ids, segmentSignal) => sync(batch, segmentSignal, false, ids, through),
+      adapter,
+      store,
+      signal,
+    });
+    const results: AttemptResult[] = [];
+    const records: RecordReport[] = [];
+    reports.forEach((report, at) => {
+      records.push(...report.records);
+      for (const index of segments[at]!.keys()) {
+        const failed = report.failedEvents.get(index);
+        results.push(
+          failed === undefined
+            ? { outcome: 'delivered', status: 200 }
+            : { outcome: 'fail', status: 400, error: failed },
+        );
+      }
+    });
+    if (error !== undefined) {
+      await counters.flush(records);
+      const result = await trouble(error);
+      return [...results, ...deliveries.slice(results.length).map(() => result)];
+    }
+    await counters.flush(records);
+    for (const record of records) {
       if (record.warnings.length > 0)
         deps.logger.warn(
           { destination: name, object: record.object, warnings: record.warnings },
           `values left out of a ${adapter.name} record (not valid for their property)`,
         );
     }
-    return deliveries.map((_, index): AttemptResult => {
-      const error = report.failedEvents.get(index);
-      return error === undefined
-        ? { outcome: 'delivered', status: 200 }
-        : { outcome: 'fail', status: 400, error };
-    });
+    return results;
   };
   return {
     kind: 'outbox',
@@ -159,7 +219,7 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     batchSize: adapter.limits.writeBatch,
     deliver: async (delivery, signal) => (await deliverBatch([delivery], signal))[0]!,
     deliverBatch,
-    dryRun: (deliveries, signal) => run(deliveries, signal, true).finally(() => counters.flush()),
+    dryRun: (deliveries, signal) => dryRun(deliveries, signal).finally(() => counters.flush()),
     setupPortal:
       setup === undefined
         ? undefined

@@ -88,13 +88,22 @@ async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: str
 const JOBS_PER_QUERY = 500;
 
 /** The rows of `jobIds` under `template`, by job: one query per {@link JOBS_PER_QUERY} jobs. */
-async function rowsByJob(db: Kysely<Database>, template: ExportTemplate, jobIds: readonly string[]) {
+async function rowsByJob(
+  db: Kysely<Database>,
+  template: ExportTemplate,
+  jobIds: readonly string[],
+  pauseEvery: number | undefined,
+) {
   const header = templateHeader(template);
+  let read = 0;
   const byJob = new Map<string, Array<Record<string, string>>>();
   const unique = [...new Set(jobIds)];
   for (let start = 0; start < unique.length; start += JOBS_PER_QUERY) {
     const options = { jobIds: unique.slice(start, start + JOBS_PER_QUERY), all: true };
     for await (const { jobId, cells } of exportJobRows(db, template, options)) {
+      read += 1;
+      if (pauseEvery !== undefined && read % pauseEvery === 0)
+        await new Promise((resolve) => setImmediate(resolve));
       const row = Object.fromEntries(header.map((column, index) => [column, cells[index] ?? '']));
       const rows = byJob.get(jobId);
       if (rows === undefined) byJob.set(jobId, [row]);
@@ -115,19 +124,23 @@ export interface JobCrmRows {
  * whole batch at once: one query per template. A record id carried in `custom_fields` names one record: a
  * reveal's company or a job change's contact; a search's task names no person, so its persons never take it
  * (`recordIdColumn` emptied). Each job's rows are its own copies (a job twice in a batch gets two).
+ * `pauseEvery`: the event loop is let go every so many rows (a SQLite read would hold it to the end).
  */
 export async function crmRows(
   db: Kysely<Database>,
   templates: CrmTemplates,
   jobs: ReadonlyArray<{ readonly jobId: string; readonly kind: string }>,
   recordIdColumn?: string,
+  pauseEvery?: number,
 ): Promise<JobCrmRows[]> {
   const ofKind = (kinds: readonly string[]) =>
     jobs.filter((job) => kinds.includes(job.kind)).map((job) => job.jobId);
   const reveals = ofKind(['company_reveal']);
   const persons = ofKind(['search_contact', 'job_change']);
-  const companies = reveals.length === 0 ? new Map() : await rowsByJob(db, templates.companies, reveals);
-  const contacts = persons.length === 0 ? new Map() : await rowsByJob(db, templates.contacts, persons);
+  const companies =
+    reveals.length === 0 ? new Map() : await rowsByJob(db, templates.companies, reveals, pauseEvery);
+  const contacts =
+    persons.length === 0 ? new Map() : await rowsByJob(db, templates.contacts, persons, pauseEvery);
   const copies = (rows: Array<Record<string, string>> | undefined) => (rows ?? []).map((row) => ({ ...row }));
   return jobs.map((job) => {
     const theirContacts =
@@ -139,6 +152,14 @@ export async function crmRows(
       contacts: theirContacts,
     };
   });
+}
+
+/**
+ * Whether an event gives at most one record of each object: a reveal (its company), a job change (its person
+ * and their employer), a watch's change (one person). A search gives as many persons as it found.
+ */
+export function atMostOneRecordEach(event: { readonly kind: string; readonly change?: unknown }): boolean {
+  return event.change !== undefined || event.kind === 'company_reveal' || event.kind === 'job_change';
 }
 
 function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {

@@ -179,7 +179,8 @@ function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly 
 export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
   type: 'salesforce',
   schema: salesforceSchema,
-  dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config)),
+  // A collections call's worth of events goes at once; the lane batch is larger only to reach Bulk whole.
+  dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config), COLLECTION_LIMIT),
   create: createSalesforceDestination,
   contactReader: contactReaderOf,
   resolveSecrets: (config, env) => {

@@ -91,7 +91,9 @@ export interface StandInCall {
   response: unknown;
   /** Whether it counted against the allocation. */
   counted: boolean;
+  /** When it arrived, and when its answer left (`now()`). */
   at: number;
+  answeredAt: number;
 }
 
 /** A fault answered instead of the real answer, `times` times (default 1), for requests that match. */
@@ -101,6 +103,8 @@ export interface FailRule {
   body?: unknown;
   headers?: Record<string, string>;
   times?: number;
+  /** Matching requests answered for real before this rule answers (default 0). */
+  skip?: number;
   match?: { method?: string; pathIncludes?: string };
 }
 
@@ -142,7 +146,10 @@ export interface SalesforceStandIn {
   bulkJobs(): Array<Record<string, unknown>>;
   /** Reads of a closed Bulk job that answer InProgress from now on (a job held running, then let finish). */
   setBulkPollsInProgress(reads: number): void;
-  /** Delays every answer by `ms` of real time. */
+  /**
+   * Every answer leaves `ms` of real time after its request arrived, the org's own work included (a call
+   * whose work takes longer answers when done): a call takes what the benchmarks' ideal counts.
+   */
   setLatency(ms: number): void;
   close(): Promise<void>;
 }
@@ -257,7 +264,6 @@ export async function startSalesforceStandIn(
     text: string | undefined,
   ): Promise<Answer & { headers: Record<string, string>; counted: boolean }> => {
     const method = req.method ?? 'GET';
-    if (latencyMs > 0) await sleep(latencyMs);
     if (text === undefined)
       return {
         status: 413,
@@ -316,6 +322,7 @@ export async function startSalesforceStandIn(
 
   const server = createServer({ maxHeaderSize: 256 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     const at = now();
+    const arrived = performance.now();
     const rawUrl = req.url ?? '/';
     const target = new URL(rawUrl, 'http://127.0.0.1');
     let text: string | undefined;
@@ -333,7 +340,9 @@ export async function startSalesforceStandIn(
             counted: false,
           }) as Answer & { headers: Record<string, string>; counted: boolean },
       )
-      .then((reply) => {
+      .then(async (reply) => {
+        const waitMs = latencyMs - (performance.now() - arrived);
+        if (waitMs > 0) await sleep(waitMs);
         const parsed = text === undefined ? { value: undefined } : parseJson(text);
         calls.push({
           method: req.method ?? 'GET',
@@ -345,6 +354,7 @@ export async function startSalesforceStandIn(
           response: reply.text ?? reply.body,
           counted: reply.counted,
           at,
+          answeredAt: now(),
         });
         const payload = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
         res.writeHead(reply.status, {

@@ -296,6 +296,66 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(sf.bulkJobs()).toEqual([]);
   });
 
+  it.each(['overwrite', 'fill-empty'])(
+    'writes a batch in calls one after another, the next prepared meanwhile (%s): a failed call loses and duplicates nothing',
+    async (write) => {
+      const configured = await configure({ write });
+      await storeReveals(450);
+      // The second collections call answers malformed (a failed attempt) while the third is being prepared.
+      const upserts = () =>
+        sf.calls().filter((c) => c.path.endsWith('/composite/sobjects/Account/Hooksync_Company_Id__c'));
+      sf.failNext({
+        status: 200,
+        body: { not: 'a result array' },
+        match: { method: 'PATCH', pathIncludes: '/composite/sobjects/Account/' },
+        skip: 1,
+      });
+      await world.dispatcher([configured]);
+      await until('every event is delivered', async () =>
+        (await events()).every((e) => e.status === 'delivered'),
+      );
+      const all = await events();
+      // The segment written before the failure was delivered at the first attempt; the others at the second.
+      expect(all.filter((e) => e.attempts === 1)).toHaveLength(200);
+      expect(all.filter((e) => e.attempts === 2)).toHaveLength(250);
+      expect(all.find((e) => e.attempts === 2)!.last_error).toBeNull();
+      const sizes = upserts().map((c) => (c.body as { records: unknown[] }).records.length);
+      expect(Math.max(...sizes)).toBe(200);
+      // Every key sent once by the answered calls, and once more by the failed one (upserted again, no copy).
+      const answered = upserts().filter((c) => Array.isArray(c.response));
+      expect(
+        answered.map((c) => (c.body as { records: unknown[] }).records.length).reduce((a, b) => a + b, 0),
+      ).toBe(450);
+      const keys = sf.records('Account').map((a) => a.Hooksync_Company_Id__c);
+      expect(keys).toHaveLength(450);
+      expect(new Set(keys).size).toBe(450);
+      // One write call in flight at a time: each arrived once the one before was answered.
+      const writes = sf.calls().filter((c) => c.path.includes('/composite/sobjects'));
+      for (const [at, call] of writes.entries())
+        if (at > 0) expect(call.at).toBeGreaterThanOrEqual(writes[at - 1]!.answeredAt);
+    },
+  );
+
+  it('finds an Account the segment before wrote: a mover to a company revealed just before becomes a Contact under it', async () => {
+    const configured = await configure();
+    await storeReveals(199);
+    // The 200th reveal is the mover's new employer; the job change is the first event of the next segment.
+    await world.store.store({
+      envelopeText: envelopeText('company-reveal').text.replaceAll('acme-robotics.com', 'initech.io'),
+      source: 'webhook',
+    });
+    await world.storeFixture('job-change-moved');
+    await normalized();
+    // Slow writes: the second segment's reads would go while the first one's Accounts are in flight.
+    sf.setLatency(150);
+    await deliverAll(configured);
+    expect((await events()).every((e) => e.status === 'delivered')).toBe(true);
+    const [initech] = sf.findBy('Account', 'Hooksync_Company_Id__c', 'initech.io');
+    expect(sf.records('Lead')).toEqual([]);
+    expect(sf.records('Contact')).toHaveLength(1);
+    expect(sf.records('Contact')[0]!.AccountId).toBe(initech!.Id);
+  });
+
   it('writes a batch above bulk_threshold in one Bulk API 2.0 job, results matched by key', async () => {
     const configured = await configure({ write: 'overwrite', bulk_threshold: 60 });
     sf.addValidationRule({
