@@ -4,82 +4,28 @@
  */
 
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
+import type { Socket } from 'node:net';
+import express, { type Express } from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  createDeliveryHandler,
-  createJobStore,
-  createKeySetCache,
   createWebhookMiddleware,
-  type DeliveryHandlerDeps,
+  type DeliveryHandler,
   getJob,
   type HooksyncDatabase,
-  type JobStore,
-  openMigratedDatabase,
 } from '../../../src/index.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
-import { NOW_MS, NOW_S } from '../../helpers/receiver-harness.js';
+import { NOW_S } from '../../helpers/receiver-harness.js';
 import { postBody } from '../../helpers/reliability-flood.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../../helpers/webhook-signer.js';
+import { startUserApp, type UserApp } from '../../helpers/user-express-app.js';
+import { createSigningKey, type SigningKey, signDelivery } from '../../helpers/webhook-signer.js';
 
-/** A user's express app with the middleware on /hooks/data-service, a JSON parser after it, and a SQLite file. */
-interface UserApp {
-  database: HooksyncDatabase;
-  key: SigningKey;
-  url: string;
-  server: Server;
-  close(): Promise<void>;
-}
-
-async function startUserApp(limits: DeliveryHandlerDeps['limits'] = {}): Promise<UserApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'hooksync-mw-'));
-  const database = await openMigratedDatabase(join(dir, 'app.db'));
-  const store: JobStore = createJobStore({ database });
-  const key = await createSigningKey();
-  const jwks: JwksServer = await startJwksServer([key.publicJwk]);
-  const keys = createKeySetCache({ url: jwks.url });
-  await keys.load();
-  const handler = createDeliveryHandler({
-    keys,
-    store,
-    database,
-    unsigned: 'reject',
-    now: () => NOW_MS,
-    limits,
-  });
-  const app = express();
+/** The middleware on /hooks/data-service, a JSON parser after it for the app's other routes. */
+function mountMiddleware(app: Express, handler: DeliveryHandler): void {
   app.post('/hooks/data-service', createWebhookMiddleware(handler));
   app.use(express.json());
   app.get('/other', (_req, res) => {
     res.json({ ok: true });
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return {
-    database,
-    key,
-    server,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/data-service`,
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
-      await store.close();
-      await database.close();
-      await jwks.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 describe('createWebhookMiddleware in a user express app', () => {
@@ -89,8 +35,9 @@ describe('createWebhookMiddleware in a user express app', () => {
   let user: UserApp | undefined;
 
   beforeAll(async () => {
-    user = await startUserApp();
-    ({ database, key, url } = user);
+    user = await startUserApp(mountMiddleware);
+    ({ database, key } = user);
+    url = `${user.base}/hooks/data-service`;
   });
   afterAll(async () => {
     await user?.close();
@@ -155,7 +102,8 @@ describe('createWebhookMiddleware refusing a body over its memory budget', () =>
   });
 
   it('answers 429 with Retry-After that fetch reads, half-closes without a reset, reads almost none of the body', async () => {
-    user = await startUserApp({ bodyBudgetBytes: 1024 * 1024 });
+    user = await startUserApp(mountMiddleware, { bodyBudgetBytes: 1024 * 1024 });
+    const url = `${user.base}/hooks/data-service`;
     const sockets: Socket[] = [];
     user.server.on('connection', (socket: Socket) => sockets.push(socket));
     // Larger than what loopback's socket buffers take at once: the sender is still sending when refused.
@@ -165,7 +113,7 @@ describe('createWebhookMiddleware refusing a body over its memory budget', () =>
     // The connection's end is on a timer: held still, the moments below are told apart without a duration.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     // Node's fetch, as the simulator's sender posts.
-    const refused = await fetch(user.url, {
+    const refused = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
       body: large,
@@ -186,6 +134,6 @@ describe('createWebhookMiddleware refusing a body over its memory budget', () =>
     expect(socket.bytesRead).toBeLessThan(1024 * 1024);
     expect(await getJob(user.database.db, jobId)).toBeUndefined();
     // The app goes on answering on new connections.
-    expect((await fetch(user.url.replace('/hooks/data-service', '/other'))).status).toBe(200);
+    expect((await fetch(`${user.base}/other`)).status).toBe(200);
   });
 });
