@@ -3,6 +3,7 @@
  * receiver (`hooksync serve`) and the express middleware both end that way, through this one function.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How long a connection answered before its body was read stays half-open for the sender to read the answer. */
 export const LINGER_MS = 2000;
@@ -23,6 +24,15 @@ export function lingerWithoutReading(request: IncomingMessage): void {
   request.read();
   // That restarts the socket's reads on the next tick ('resume'); stopping them after it stops them for good.
   process.nextTick(() => socket.pause());
+  halfCloseThenLinger(socket);
+}
+
+/**
+ * Where node:http would close a connection once its last answer is written (`destroySoon`, which destroys
+ * the socket as soon as the answer is flushed): half-close it instead and destroy it {@link LINGER_MS} later,
+ * or when it closes first.
+ */
+export function halfCloseThenLinger(socket: Socket): void {
   socket.destroySoon = () => {
     socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
