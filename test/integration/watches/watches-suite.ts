@@ -27,7 +27,8 @@ import {
   createWebhookSecret,
   startStandardWebhookConsumer,
 } from '../../helpers/standard-webhook-consumer.js';
-import { contactsCsv, createWatchHarness, type WatchHarness } from './watch-harness.js';
+import { contactsCsv } from '../../helpers/watches-env.js';
+import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 const EMAILS = [
   'ann.lee@acme.com',
