@@ -13,6 +13,7 @@ import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import { championsWatch, contactsCsv, writeWatchesEnv } from '../../helpers/watches-env.js';
+import { until } from '../destinations/destinations-context.js';
 
 const ROWS = 8;
 const fixture = useServeFixture('hooksync-watch-kill-');
@@ -27,18 +28,6 @@ afterEach(async () => {
   await dbUrl?.drop();
   dbUrl = undefined;
 });
-
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 90_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 if (!TEST_DATABASE_URL) {
@@ -61,7 +50,7 @@ describe.each(DIALECTS)('hooksync serve running a watch on %s, killed', (dialect
       HOOKSYNC_LOG_LEVEL: 'info',
     });
     const first = await spawnServe(env);
-    await until('three rows are checked', () => sim.jobs().length >= 3);
+    await until('three rows are checked', () => sim.jobs().length >= 3, 90_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const sentBeforeKill = sim.jobs().length;
@@ -72,7 +61,7 @@ describe.each(DIALECTS)('hooksync serve running a watch on %s, killed', (dialect
     try {
       const cycleOne = () =>
         database.db.selectFrom('watch_cycles').selectAll().where('cycle', '=', 1).executeTakeFirst();
-      await until('cycle 1 is finished', async () => (await cycleOne())?.finished_at != null);
+      await until('cycle 1 is finished', async () => (await cycleOne())?.finished_at != null, 90_000);
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
       expect(await cycleOne()).toMatchObject({ checked: ROWS, rows: ROWS, stopped: null });
