@@ -9,7 +9,7 @@
  *              and drops it, since read(0) does not count as consuming once a chunk is buffered)
  *   stop       `Connection: close`, the receiver's own lingerWithoutReading (loaded from the build's dist/):
  *              the socket stops reading (request.read(), then socket.pause() after node:http's next-tick
- *              resume), half-close, destroy 2 s later (the receiver now)
+ *              resume), half-close, destroy 2 s later, at most 128 lingering (the receiver now)
  *   keepalive  no `Connection: close`: node:http reads and drops the body, the connection is kept
  *   reset      `Connection: close`, destroyed once the answer is written (a reset while the sender sends)
  *
