@@ -5,10 +5,11 @@
  *
  * Mount it before any body parser on that route: it then applies the same rules as `hooksync serve`
  * (issue 15): the token is verified before the body is read, unsigned bodies are read only up to a prefix,
- * verified ones within the handler's memory budget; a delivery answered before its body is read is not read
- * at all and its connection ends as `serve` ends it (lingerWithoutReading). A Buffer left by `express.raw()` is accepted too, but
- * then the parser has already read the whole body, whoever sent it. Mounted after a parser that left
- * anything else (`express.json()`), it answers 500 at once, naming the cause and the fix, and logs it once.
+ * verified ones within the handler's memory budget; a delivery answered before its body is read is not
+ * read further, and its connection ends as `serve` ends it (lingerWithoutReading). A Buffer left by
+ * `express.raw()` is accepted too, but then the parser has already read the whole body, whoever sent it.
+ * Mounted after a parser that left anything else (`express.json()`), it answers 500 at once, naming the
+ * cause and the fix, and logs it once.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
