@@ -7,8 +7,9 @@
  *   drain      `Connection: close`, request.read(0) + pause, half-close, destroy 2 s later or when the
  *              sender closes (the receiver before this bench: node:http still reads the rest of the body
  *              and drops it, since read(0) does not count as consuming once a chunk is buffered)
- *   stop       `Connection: close`, the socket stops reading (request.read(), then socket.pause() after
- *              node:http's next-tick resume), half-close, destroy 2 s later (the receiver now)
+ *   stop       `Connection: close`, the receiver's own lingerWithoutReading (loaded from the build's dist/):
+ *              the socket stops reading (request.read(), then socket.pause() after node:http's next-tick
+ *              resume), half-close, destroy 2 s later, at most 128 lingering (the receiver now)
  *   keepalive  no `Connection: close`: node:http reads and drops the body, the connection is kept
  *   reset      `Connection: close`, destroyed once the answer is written (a reset while the sender sends)
  *
@@ -16,22 +17,26 @@
  * 429?), autocannon (50 connections, 520 KB bodies, 8 s: what bench/receiver.mjs does), and the service's
  * retrying sender (50 deliveries of 520 KB in flight with fetch, each retried 1 s after a 429, 8 s).
  *
- *   node bench/refusal-modes.mjs [--modes drain,stop,keepalive,reset] [--senders fetch-large,autocannon,retrying]
+ *   npm run build && node bench/refusal-modes.mjs [--modes drain,stop,keepalive,reset]
+ *     [--senders fetch-large,autocannon,retrying] [--dist DIR (a build to measure instead of this tree's dist/)]
  *
- * Prints a markdown table: what the senders saw, and the server's peaks (RSS, array buffers, sockets open).
+ * Prints a markdown table: what the senders saw, and the server's peaks (RSS, array buffers, sockets open,
+ * and the bytes the kernel holds unread in the server's sockets, sampled with `ss -tm` every 250 ms).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const LINGER_MS = 2000;
-
-if (process.argv[2] === '--serve') serve(process.argv[3]);
+if (process.argv[2] === '--serve') await serve(process.argv[3], process.argv[4]);
 else await main();
 
-function serve(mode) {
+async function serve(mode, dist) {
+  const { lingerWithoutReading, halfCloseThenLinger } = await import(
+    new URL('receiver/linger-without-reading.js', dist).href
+  );
   const peaks = { rss: 0, arrayBuffers: 0, heapTotal: 0 };
   let maxOpen = 0;
   let refused = 0;
@@ -55,20 +60,12 @@ function serve(mode) {
       if (mode === 'keepalive') request.resume();
       else if (!request.complete && mode === 'reset') {
         socket.destroySoon = () => socket.destroy();
+      } else if (!request.complete && mode === 'stop') {
+        lingerWithoutReading(request);
       } else if (!request.complete) {
-        if (mode === 'drain') {
-          request.read(0);
-          request.pause();
-        } else {
-          request.read();
-          process.nextTick(() => socket.pause());
-        }
-        socket.destroySoon = () => {
-          socket.end();
-          const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-          timer.unref();
-          socket.once('close', () => clearTimeout(timer));
-        };
+        request.read(0);
+        request.pause();
+        halfCloseThenLinger(socket);
       }
       response.writeHead(429, headers).end(payload);
     });
@@ -81,7 +78,22 @@ function serve(mode) {
       bytesRead += socket.bytesRead;
     });
   });
-  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+  // What the kernel holds for the server's sockets (their unread receive queues: a container's memory
+  // limit counts them too), from `ss -tm`, every 250 ms.
+  let kernelPeak = 0;
+  const sampleKernel = (port) => {
+    execFile('ss', ['-tmnH', 'sport', '=', `:${port}`], { maxBuffer: 64 * 2 ** 20 }, (error, out) => {
+      if (error) return;
+      let held = 0;
+      for (const [, bytes] of out.matchAll(/skmem:\(r(\d+)/g)) held += Number(bytes);
+      kernelPeak = Math.max(kernelPeak, held);
+    });
+  };
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    setInterval(() => sampleKernel(port), 250).unref();
+    console.log(JSON.stringify({ port }));
+  });
   process.stdin.once('data', () => {
     const cpu = process.cpuUsage();
     for (const socket of sockets) bytesRead += socket.bytesRead;
@@ -92,6 +104,7 @@ function serve(mode) {
         bytesReadMb: Math.round(bytesRead / 2 ** 20),
         cpuMsPerRefusal: (cpu.user + cpu.system) / 1000 / Math.max(1, refused),
         peaksMb: Object.fromEntries(Object.entries(peaks).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
+        kernelPeakMb: Math.round(kernelPeak / 2 ** 20),
       }),
     );
     process.exit(0);
@@ -103,13 +116,18 @@ async function main() {
     options: {
       modes: { type: 'string', default: 'drain,stop,keepalive,reset' },
       senders: { type: 'string', default: 'fetch-large,autocannon,retrying' },
+      dist: { type: 'string' },
     },
   });
+  const dist =
+    values.dist === undefined
+      ? new URL('../dist/', import.meta.url)
+      : pathToFileURL(`${resolve(values.dist)}/`);
   const { default: autocannon } = await import('autocannon');
   const rows = [];
   for (const sender of values.senders.split(',')) {
     for (const mode of values.modes.split(',')) {
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', mode], {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', mode, dist.href], {
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       const [line] = await once(child.stdout, 'data');
@@ -161,16 +179,16 @@ async function main() {
     }
   }
   console.log(
-    '| sender | policy | the sender saw | refusals served | server CPU ms/refusal | body MiB read | sockets open, peak | peak RSS MiB | peak array buffers MiB |',
+    '| sender | policy | the sender saw | refusals served | server CPU ms/refusal | body MiB read | sockets open, peak | peak RSS MiB | peak array buffers MiB | peak kernel receive queues MiB |',
   );
-  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const { sender, mode, seen, server } of rows) {
     console.log(
       `| ${sender} | ${mode} | ${Object.entries(seen)
         .map(([what, n]) => `${what}: ${n}`)
         .join(
           ', ',
-        )} | ${server.refused} | ${server.cpuMsPerRefusal.toFixed(2)} | ${server.bytesReadMb} | ${server.maxOpen} | ${server.peaksMb.rss} | ${server.peaksMb.arrayBuffers} |`,
+        )} | ${server.refused} | ${server.cpuMsPerRefusal.toFixed(2)} | ${server.bytesReadMb} | ${server.maxOpen} | ${server.peaksMb.rss} | ${server.peaksMb.arrayBuffers} | ${server.kernelPeakMb} |`,
     );
   }
 }

@@ -12,6 +12,7 @@ import type { ReceiverMetrics } from './create-metrics.js';
 import type { DeliveryAnswer } from './delivery-answer.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './delivery-limits.js';
 import type { DeliveryHandler } from './handle-delivery.js';
+import { lingerWithoutReading } from './linger-without-reading.js';
 
 /** Deliveries in progress beyond which new ones get 429 (the sender retries later). */
 export const DEFAULT_MAX_IN_FLIGHT = 2048;
@@ -157,32 +158,6 @@ function createAdminApp(deps: ReceiverDeps): Express {
   });
   return app;
 }
-
-/**
- * For an answer sent before the body was (wholly) read: node:http would read the rest of the body only to
- * drop it, a buffer per chunk (garbage the ceiling would have to hold until V8 collects it, issue 29), and
- * close the socket as soon as the answer is written, which resets a connection whose sender is still
- * sending: the reset can reach the sender before it has read the answer, and only a 429, 500, 502 or 504
- * is retried. Instead the socket stops reading, the connection is half-closed once the answer is out, and
- * the socket is destroyed {@link LINGER_MS} later (it reads nothing more, so it cannot see the sender close).
- */
-function lingerWithoutReading(request: IncomingMessage): void {
-  const socket = request.socket;
-  // Taking what has arrived counts as consuming the body: node:http then does not drain the rest itself
-  // (read(0) does not count once a chunk over the stream's high-water mark is buffered, as it usually is).
-  request.read();
-  // That restarts the socket's reads on the next tick ('resume'); stopping them after it stops them for good.
-  process.nextTick(() => socket.pause());
-  socket.destroySoon = () => {
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  };
-}
-
-/** How long a connection answered before its body was read stays half-open for the sender to read the answer. */
-export const LINGER_MS = 2000;
 
 function send(response: ServerResponse, answer: DeliveryAnswer): void {
   const payload = JSON.stringify(answer.body);

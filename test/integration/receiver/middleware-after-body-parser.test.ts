@@ -3,84 +3,43 @@
  * while the app is fixed), naming the cause and the fix, not BODY_TIMEOUT after the body deadline; the
  * mistake is logged once, however many deliveries follow. `express.raw()` before it still works.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDeliveryHandler,
-  createJobStore,
-  createKeySetCache,
-  createWebhookMiddleware,
-  type HooksyncDatabase,
-  type JobStore,
-  openMigratedDatabase,
-} from '../../../src/index.js';
+import { createWebhookMiddleware } from '../../../src/index.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
-import { NOW_MS, NOW_S } from '../../helpers/receiver-harness.js';
-import {
-  createSigningKey,
-  type JwksServer,
-  type SigningKey,
-  signDelivery,
-  startJwksServer,
-} from '../../helpers/webhook-signer.js';
+import { NOW_S } from '../../helpers/receiver-harness.js';
+import { startUserApp, type UserApp } from '../../helpers/user-express-app.js';
+import { signDelivery } from '../../helpers/webhook-signer.js';
 
 describe('createWebhookMiddleware mounted after a body parser', () => {
-  let dir: string;
-  let database: HooksyncDatabase;
-  let store: JobStore;
-  let key: SigningKey;
-  let jwks: JwksServer;
-  let base: string;
-  let server: ReturnType<express.Express['listen']>;
+  let user: UserApp | undefined;
   const logged: Array<{ level: number; msg: string }> = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hooksync-mw-parser-'));
-    database = await openMigratedDatabase(join(dir, 'app.db'));
-    store = createJobStore({ database });
-    key = await createSigningKey();
-    jwks = await startJwksServer([key.publicJwk]);
-    const keys = createKeySetCache({ url: jwks.url });
-    await keys.load();
-    // A body deadline far longer than the test waits: an answer must not come from it.
-    const handler = createDeliveryHandler({
-      keys,
-      store,
-      database,
-      unsigned: 'reject',
-      now: () => NOW_MS,
-      limits: { bodyDeadlineBaseMs: 60_000 },
-    });
     const logger = pino(
       { level: 'info' },
       { write: (line: string) => logged.push(JSON.parse(line) as { level: number; msg: string }) },
     );
-    const app = express();
-    app.use('/parsed', express.json());
-    app.post('/parsed/hooks', createWebhookMiddleware(handler, { logger }));
-    app.post('/raw/hooks', express.raw({ type: '*/*' }), createWebhookMiddleware(handler, { logger }));
-    await new Promise<void>((resolve) => {
-      server = app.listen(0, '127.0.0.1', () => resolve());
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A body deadline far longer than the test waits: an answer must not come from it.
+    user = await startUserApp(
+      (app, handler) => {
+        app.use('/parsed', express.json());
+        app.post('/parsed/hooks', createWebhookMiddleware(handler, { logger }));
+        app.post('/raw/hooks', express.raw({ type: '*/*' }), createWebhookMiddleware(handler, { logger }));
+      },
+      { bodyDeadlineBaseMs: 60_000 },
+    );
   });
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await store?.close();
-    await database?.close();
-    await jwks?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await user?.close();
   });
 
   const deliver = async (path: string, name: 'job-change-left' | 'company-reveal') => {
     const { text, jobId } = envelopeText(name);
-    const token = await signDelivery(text, { key, iat: NOW_S, jobId });
-    return fetch(`${base}${path}`, {
+    const token = await signDelivery(text, { key: user!.key, iat: NOW_S, jobId });
+    return fetch(`${user!.base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
       body: text,

@@ -12,7 +12,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/create-s
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { createWebhookSecret } from '../../helpers/standard-webhook-consumer.js';
-import { writeWatchesCliEnv } from './watch-harness.js';
+import { writeWatchesEnv } from '../../helpers/watches-env.js';
 
 const crmWatch = (hubspot: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   name: 'crm-contacts',
@@ -56,7 +56,7 @@ describe('hooksync watches over HubSpot contacts', () => {
         ],
       }),
     );
-    env = await writeWatchesCliEnv(
+    env = await writeWatchesEnv(
       sim,
       dir,
       [crmWatch({ destination: 'crm', filter: { lifecyclestage: 'customer' } })],

@@ -123,29 +123,3 @@ export async function createWatchHarness(
     },
   };
 }
-
-/** A contacts CSV: Email and Id columns. */
-export function contactsCsv(rows: ReadonlyArray<readonly [email: string, id: string]>): string {
-  return ['Email,Id', ...rows.map(([email, id]) => `${email},${id}`)].join('\n');
-}
-
-/**
- * Writes `watches` as `watches.json` in `dir`; returns the CLI's environment over the simulator `sim` and
- * `hooksync.db` in `dir`, with `extra` added.
- */
-export async function writeWatchesCliEnv(
-  sim: Simulator,
-  dir: string,
-  watches: unknown[],
-  extra: Record<string, string> = {},
-): Promise<Record<string, string>> {
-  await writeFile(join(dir, 'watches.json'), JSON.stringify({ watches }));
-  return {
-    HOOKSYNC_API_BASE_URL: sim.url,
-    HOOKSYNC_API_KEY: sim.apiKey,
-    HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
-    HOOKSYNC_WATCHES: join(dir, 'watches.json'),
-    HOOKSYNC_LOG_LEVEL: 'warn',
-    ...extra,
-  };
-}

@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
-import { contactsCsv, writeWatchesCliEnv } from './watch-harness.js';
+import { championsWatch, contactsCsv, writeWatchesEnv } from '../../helpers/watches-env.js';
 
 const EMAILS = ['ann.lee@acme.com', 'bo.chen@acme.com', 'cy.diaz@acme.com'];
 
@@ -22,17 +22,7 @@ describe('hooksync watches', () => {
     dir = await mkdtemp(join(tmpdir(), 'hooksync-watches-cli-'));
     sim = await createSimulator({ seed: 5 });
     await writeFile(join(dir, 'contacts.csv'), contactsCsv(EMAILS.map((e, i) => [e, `003B${i}`] as const)));
-    env = await writeWatchesCliEnv(sim, dir, [
-      {
-        name: 'champions',
-        launch: 'job-change',
-        from: { file: 'contacts.csv' },
-        map: { professional_email: 'Email' },
-        carry: { sf_id: 'Id' },
-        every: '30d',
-        max_usd_per_cycle: 40,
-      },
-    ]);
+    env = await writeWatchesEnv(sim, dir, [championsWatch({ every: '30d', max_usd_per_cycle: 40 })]);
   }, 60_000);
   afterAll(async () => {
     await sim?.close();

@@ -12,7 +12,8 @@ import { DEFAULT_WATCH_CONCURRENCY } from '../../../src/watches/run-cycle.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
-import { contactsCsv } from './watch-harness.js';
+import { championsWatch, contactsCsv, writeWatchesEnv } from '../../helpers/watches-env.js';
+import { until } from '../destinations/destinations-context.js';
 
 const ROWS = 8;
 const fixture = useServeFixture('hooksync-watch-kill-');
@@ -28,18 +29,6 @@ afterEach(async () => {
   dbUrl = undefined;
 });
 
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 90_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 if (!TEST_DATABASE_URL) {
   describe(pgSuiteName('hooksync serve running a watch on postgres, killed'), () =>
@@ -51,33 +40,17 @@ describe.each(DIALECTS)('hooksync serve running a watch on %s, killed', (dialect
   it('takes the cycle up after SIGKILL: every row checked once, at most the in-flight few twice', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => [`p${i}.person@acme.com`, `003K${i}`] as const);
     writeFileSync(join(fixture.dir, 'contacts.csv'), contactsCsv(rows));
-    // Eight rows over 40 s: one every 5 s, so that the kill lands mid-cycle whatever the machine's load.
-    writeFileSync(
-      join(fixture.dir, 'watches.json'),
-      JSON.stringify({
-        watches: [
-          {
-            name: 'champions',
-            launch: 'job-change',
-            from: { file: 'contacts.csv' },
-            map: { professional_email: 'Email' },
-            carry: { sf_id: 'Id' },
-            every: '40s',
-          },
-        ],
-      }),
-    );
     dbUrl = await createDatabaseUrl(dialect);
     const databaseUrl = dbUrl.url;
-    const env = {
+    // Eight rows over 40 s: one every 5 s, so that the kill lands mid-cycle whatever the machine's load.
+    const env = await writeWatchesEnv(sim, fixture.dir, [championsWatch({ every: '40s' })], {
       HOOKSYNC_DATABASE_URL: databaseUrl,
       HOOKSYNC_JWKS_URL: fixture.jwks.url,
-      HOOKSYNC_API_BASE_URL: sim.url,
-      HOOKSYNC_API_KEY: sim.apiKey,
-      HOOKSYNC_WATCHES: join(fixture.dir, 'watches.json'),
-    };
+      // The test reads serve's info log ("watch running here").
+      HOOKSYNC_LOG_LEVEL: 'info',
+    });
     const first = await spawnServe(env);
-    await until('three rows are checked', () => sim.jobs().length >= 3);
+    await until('three rows are checked', () => sim.jobs().length >= 3, 90_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const sentBeforeKill = sim.jobs().length;
@@ -88,7 +61,7 @@ describe.each(DIALECTS)('hooksync serve running a watch on %s, killed', (dialect
     try {
       const cycleOne = () =>
         database.db.selectFrom('watch_cycles').selectAll().where('cycle', '=', 1).executeTakeFirst();
-      await until('cycle 1 is finished', async () => (await cycleOne())?.finished_at != null);
+      await until('cycle 1 is finished', async () => (await cycleOne())?.finished_at != null, 90_000);
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
       expect(await cycleOne()).toMatchObject({ checked: ROWS, rows: ROWS, stopped: null });

@@ -27,7 +27,8 @@ import {
   createWebhookSecret,
   startStandardWebhookConsumer,
 } from '../../helpers/standard-webhook-consumer.js';
-import { contactsCsv, createWatchHarness, type WatchHarness } from './watch-harness.js';
+import { championsWatch, contactsCsv } from '../../helpers/watches-env.js';
+import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 const EMAILS = [
   'ann.lee@acme.com',
@@ -88,20 +89,13 @@ export function defineWatchesSuite(dialect: Dialect): void {
       signal: new AbortController().signal,
     });
   };
-  const championsWatch = async (extra: Record<string, unknown> = {}) => {
+  const writeChampionsWatch = async (extra: Record<string, unknown> = {}) => {
     await h.write('contacts.csv', contactsCsv(ROWS));
-    return h.watch({
-      name: 'champions',
-      launch: 'job-change',
-      from: { file: 'contacts.csv' },
-      map: { professional_email: 'Email' },
-      carry: { sf_id: 'Id' },
-      ...extra,
-    });
+    return h.watch(championsWatch(extra));
   };
 
   it('takes a baseline, then reports only changes; unknown erases nothing', async () => {
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     h.sim.setJobChange(contact(0), { job_change_status: 'no_change' });
     h.sim.setJobChange(contact(1), { job_change_status: 'no_change' });
     h.sim.setJobChange(contact(2), {
@@ -208,7 +202,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('reports the baseline when asked', async () => {
-    const watch = await championsWatch({ report_baseline: true });
+    const watch = await writeChampionsWatch({ report_baseline: true });
     for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'left' });
     const first = await cycle(watch);
     expect(first).toMatchObject({ baseline: 5, changes: 5 });
@@ -250,7 +244,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('spreads the checks evenly over the period', async () => {
-    const watch = await championsWatch({ every: '50s' });
+    const watch = await writeChampionsWatch({ every: '50s' });
     const summary = await cycle(watch);
     expect(summary.checked).toBe(5);
     // Five rows over 50 s: the first at once, then one every 10 s (the clock moves only when slept on).
@@ -258,7 +252,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('says once, with the numbers, that a cycle cannot finish in its period at the rate', async () => {
-    const watch = await championsWatch({ every: '10s' });
+    const watch = await writeChampionsWatch({ every: '10s' });
     const next = await dueCycle(h.database.db, watch, h.clock.now());
     if (!('cycle' in next)) throw new Error('no cycle due');
     // One check a minute: five rows take five minutes, the period is ten seconds.
@@ -285,7 +279,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('re-reads its source: rows added are checked in the running cycle, rows removed no longer', async () => {
-    const watch = await championsWatch({ every: '50s' });
+    const watch = await writeChampionsWatch({ every: '50s' });
     let added = false;
     h.clock.onSleep = async () => {
       if (added) return;
@@ -311,7 +305,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
 
   it('never exceeds max_usd_per_cycle, and goes on at the next cycle', async () => {
     // A job change check costs $0.02 on the simulator.
-    const watch = await championsWatch({ max_usd_per_cycle: 0.05 });
+    const watch = await writeChampionsWatch({ max_usd_per_cycle: 0.05 });
     const first = await cycle(watch);
     expect(first).toMatchObject({ checked: 2, stopped: 'max_usd', finished: true });
     expect(first.usd).toBeLessThanOrEqual(0.05);
@@ -324,7 +318,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   it('pauses until the next cycle on a 402, naming the watch', async () => {
     await h.close();
     h = await createWatchHarness(dialect, { balanceUsd: 0.05 });
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     const first = await cycle(watch, false);
     expect(first).toMatchObject({ checked: 2, stopped: 'quota', finished: true });
     expect(h.logs.join('')).toContain('watch \\"champions\\": the account is out of quota');
@@ -334,7 +328,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
     await h.close();
     // Job Change answers RUNNING and does not finish during the test: no answer ever says a price.
     h = await createWatchHarness(dialect, { asyncMs: 600_000 });
-    const watch = await championsWatch({ max_usd_per_cycle: 0.05 });
+    const watch = await writeChampionsWatch({ max_usd_per_cycle: 0.05 });
     const next = await dueCycle(h.database.db, watch, h.clock.now());
     if (!('cycle' in next)) throw new Error('no cycle due');
     // Never priced, the first check reserves the whole limit and goes alone; the run stops after it.
@@ -358,7 +352,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   it('pauses until the next cycle when the key is refused, naming its variable', async () => {
     await h.close();
     h = await createWatchHarness(dialect, {}, 'not-a-key-of-this-account');
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     const first = await cycle(watch, false);
     expect(first).toMatchObject({ checked: 0, stopped: 'auth', finished: true });
     const warnings = h.logs.filter((line) => line.includes('the service refused the key'));
@@ -371,7 +365,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('writes one outbox event per change for destinations that take watch_change', async () => {
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     await h.database.db
       .insertInto('destination_kinds')
       .values([
@@ -393,7 +387,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('hands each change to a webhook destination as one signed watch.change event', async () => {
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     const secret = createWebhookSecret();
     const consumer = await startStandardWebhookConsumer(secret);
     const destinations = await parseDestinations(
@@ -484,7 +478,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
       });
 
     it('observes the finished job once it is stored: the baseline, then the change, each once', async () => {
-      const watch = await championsWatch();
+      const watch = await writeChampionsWatch();
       for (let i = 0; i < 5; i += 1) h.sim.setJobChange(contact(i), { job_change_status: 'no_change' });
       const webhookUrl = `${receiver.url}/webhooks`;
       const first = await cycle(watch, false, webhookUrl);
@@ -529,7 +523,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
     it("holds a RUNNING check's reservation until its finished job says what it cost", async () => {
       // A check costs $0.02: against $0.05, the first (never priced) goes alone; once its finished job
       // says $0.02, one more fits, and no third.
-      const watch = await championsWatch({ max_usd_per_cycle: 0.05, every: '1d' });
+      const watch = await writeChampionsWatch({ max_usd_per_cycle: 0.05, every: '1d' });
       const summary = await cycle(watch, true, `${receiver.url}/webhooks`);
       expect(summary).toMatchObject({ cycle: 1, checked: 2, stopped: 'max_usd', finished: true });
       expect(summary.usd).toBeCloseTo(0.04, 6);
@@ -540,7 +534,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   });
 
   it('hands a watch over to the other replica when the one running it stops', async () => {
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     const finishedCycles = async () =>
       (
         await h.database.db
@@ -570,7 +564,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
   }, 60_000);
 
   it('runs a watch on one replica at a time: every row once per cycle', async () => {
-    const watch = await championsWatch();
+    const watch = await writeChampionsWatch();
     const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
     const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
     const deadline = Date.now() + 30_000;
