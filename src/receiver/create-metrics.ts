@@ -3,6 +3,7 @@
  * receivers can live in one process, as in tests).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { lingeringConnections, MAX_LINGERING } from './linger-without-reading.js';
 
 /** Metric handles shared by the receiver and the key-set cache (reconcile's are server/reconcile-metrics.ts). */
 export interface ReceiverMetrics {
@@ -18,6 +19,8 @@ export interface ReceiverMetrics {
   readonly normalizationBacklog: Gauge;
   /** Body bytes reserved by deliveries in flight (the memory budget's use). */
   readonly bodyBytesInFlight: Gauge;
+  /** Connections answered before their body was read, half-closed and lingering for the sender to read it. */
+  readonly lingeringConnections: Gauge;
   /** Refusals over the per-reason quarantine rate: counted, not stored. */
   readonly quarantineSkipped: Counter<'reason'>;
   /** Quarantined bodies emptied to keep the quarantine under its byte budget. */
@@ -113,6 +116,14 @@ export function createMetrics(
       registers: [registry],
       collect() {
         if (bodyBytesInFlight) this.set(bodyBytesInFlight());
+      },
+    }),
+    lingeringConnections: new Gauge({
+      name: 'hooksync_lingering_connections',
+      help: `Connections answered (429) before their body was read, half-closed and lingering for the sender to read the answer (at most ${MAX_LINGERING} in the process)`,
+      registers: [registry],
+      collect() {
+        this.set(lingeringConnections());
       },
     }),
     quarantineSkipped: new Counter({

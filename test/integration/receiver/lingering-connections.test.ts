@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMetrics } from '../../../src/receiver/create-metrics.js';
 import {
   LINGER_MS,
   lingeringConnections,
@@ -63,6 +64,10 @@ describe('lingering refused connections', () => {
       ...Array(4).fill(false),
     ]);
     expect(lingeringConnections()).toBe(4);
+    const metrics = createMetrics({ defaults: false });
+    expect(await metrics.registry.getSingleMetricAsString('hooksync_lingering_connections')).toMatch(
+      /^hooksync_lingering_connections 4$/m,
+    );
     vi.advanceTimersByTime(LINGER_MS);
     expect(sockets.every((socket) => socket.destroyed)).toBe(true);
     await settle(() => lingeringConnections() === 0);
