@@ -8,15 +8,16 @@
 const MIB = 1024 * 1024;
 
 /**
- * What `serve` holds whatever its budgets, under a ceiling: what it holds idle (the node binary and
- * libraries mapped from disk, ~48 MiB; the main thread's small isolate; the serve thread's and the store
- * worker's heaps with their code; SQLite's two connections; `bench/serve-idle.mjs`), and what V8 lets
- * garbage reach under load before it collects: the serve thread's heap is bounded ({@link
- * serveThreadLimits}), so that part is its young generation and the read buffers of the bodies in flight
- * (array buffers, outside the heap). A refused body is not read (receiver/create-receiver.ts): it costs
- * nothing here. Measured with `bench/receiver.mjs` under the page flood (bench/RESULTS.md).
+ * What `serve` holds whatever its budgets, under a ceiling: ~130 MiB idle 3 s after start and one delivery
+ * (the node binary and libraries mapped from disk, ~47 MiB; the main thread's small isolate; the serve
+ * thread's and the store worker's heaps with their code; SQLite's two connections; `bench/serve-idle.mjs`),
+ * and ~30 MiB that V8 lets garbage reach under load before it collects: the serve thread's heap is bounded
+ * ({@link serveThreadLimits}), so that part is its young generation and the read buffers of the bodies in
+ * flight (array buffers, outside the heap). A refused body is not read (receiver/create-receiver.ts): it
+ * costs nothing here. Under the page flood with a 256 MiB ceiling serve peaked at 224 MiB with this floor
+ * (`bench/receiver.mjs`, bench/RESULTS.md); 190 MiB was the floor while serve ran in the main thread.
  */
-export const MEMORY_FLOOR_BYTES = 190 * MIB;
+export const MEMORY_FLOOR_BYTES = 160 * MIB;
 /** Least room a ceiling must leave above the floor. */
 export const MIN_SPARE_BYTES = 8 * MIB;
 /** Parts of what the ceiling leaves above the floor. */
