@@ -15,7 +15,7 @@
  *     (VmHWM). Target: < 150 MB.
  *
  * Usage: npm run build && node bench/watches.mjs [--quick] [--rows 100000] [--checks 1000]
- *        [--per-interval 20] [--interval-seconds 2]
+ *        [--per-interval 20] [--interval-seconds 2] [--memory-mb N (serve's thread's ceiling; default 0: none)]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     thread: { type: 'string' },
+    'memory-mb': { type: 'string', default: '0' },
     rows: { type: 'string' },
     checks: { type: 'string' },
     'per-interval': { type: 'string', default: '20' },
@@ -156,14 +157,15 @@ async function childMemory(dir, simUrl, apiKey) {
 /**
  * The memory child: the cycle in its main thread (the process's own V8 heap, which V8 lets grow with the
  * garbage of a long walk), or (--thread serve|launch) in a worker thread under the limits of that command's
- * bounded thread without a ceiling (cli/bounded-thread.ts), the main thread loading none of the cycle.
+ * bounded thread (cli/bounded-thread.ts; serve's under --memory-mb, default none), the main thread loading
+ * none of the cycle.
  */
 async function childMemoryMain(args, thread) {
   if (thread === undefined) return childMemory(...args);
   const { boundedResourceLimits } = await dist('cli/bounded-thread.js');
   const worker = new Worker(new URL(import.meta.url), {
     workerData: { args },
-    resourceLimits: boundedResourceLimits(thread, { HOOKSYNC_MEMORY_MB: '0' }),
+    resourceLimits: boundedResourceLimits(thread, { HOOKSYNC_MEMORY_MB: values['memory-mb'] }),
   });
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
@@ -242,7 +244,7 @@ async function memory(dir, rows, thread) {
   try {
     await seedMemory(dir, rows, buy);
     const args = ['--child-memory', `${dir},${sim.url},${sim.apiKey}`];
-    child = await runChild(thread ? [...args, '--thread', thread] : args);
+    child = await runChild(thread ? [...args, '--thread', thread, '--memory-mb', values['memory-mb']] : args);
   } finally {
     await sim.close();
   }
@@ -273,13 +275,16 @@ if (!isMainThread) {
     const memoryRow = (how, m) =>
       `| memory: a ${rows.toLocaleString('en')}-row watch planned and spread (${m.buy} bought, the rest already checked), ${how} | peak RSS ${m.peakMb.toFixed(1)} MB; ${m.result.summary.checked} rows bought, all ${m.result.summary.rows.toLocaleString('en')} walked, in ${m.result.seconds.toFixed(1)} s | ${m.pass ? 'met' : 'MISSED'} (< 150 MB) |`;
     const lines = [
-      `Command: \`node bench/watches.mjs${values.quick ? ' --quick' : ''}\` (rate ${perInterval} per ${intervalSeconds} s; the machine is shared with other work: same-run figures only)`,
+      `Command: \`node bench/watches.mjs${values.quick ? ' --quick' : ''}${values['memory-mb'] === '0' ? '' : ` --memory-mb ${values['memory-mb']}`}\` (rate ${perInterval} per ${intervalSeconds} s; the machine is shared with other work: same-run figures only)`,
       '',
       '| part | figure | target |',
       '|---|---|---|',
       `| rate: ${checks} job-change checks in one cycle | ${paced.summary.checked} checked, ${paced.sustained.toFixed(2)}/s sustained after the first bucket of ${paced.allowed}/s allowed: ratio ${paced.ratio.toFixed(3)}; ${paced.answered429} answers 429 | ${pacedPass ? 'met' : 'MISSED'} (>= 0.95, no 429) |`,
       memoryRow("in the process's main thread (as `serve` ran a watch before its bounded thread)", inProcess),
-      memoryRow("in a thread under `serve`'s V8 limits without a ceiling (as `serve` runs a watch)", served),
+      memoryRow(
+        `in a thread under \`serve\`'s V8 limits ${values['memory-mb'] === '0' ? 'without a ceiling' : `with HOOKSYNC_MEMORY_MB=${values['memory-mb']}`} (as \`serve\` runs a watch)`,
+        served,
+      ),
       memoryRow("in a thread under `watches run`'s V8 limits (cli/bounded-thread.ts)", bounded),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
