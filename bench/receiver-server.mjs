@@ -14,12 +14,14 @@
  *   naive     express 5 + express.raw() + jose jwtVerify (createLocalJWKSet) + SHA-256 body check +
  *             JSON.parse + one better-sqlite3 transaction (body and jti), WAL, synchronous=FULL:
  *             the handler a user would write from the interface
- *   hooksync  startReceiver() from dist/, i.e. `hooksync serve` (SQLite file or Postgres URL)
+ *   hooksync  startReceiver() from dist/, i.e. `hooksync serve` (SQLite file or Postgres URL), in serve's
+ *             bounded thread when the build has one (as its executable runs it)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { serveChannel } from './lib/child-channel.mjs';
 
 const OK_BODY = '{"ok":true}';
@@ -28,6 +30,8 @@ const BODY_LIMIT = '32mb';
 
 let running;
 let mark;
+/** Linux id of the thread serving requests when it is not the main thread (serve's bounded thread). */
+let requestThreadId;
 /**
  * The largest of each process.memoryUsage() figure (main thread's heap, external, array buffers; the
  * process's RSS), sampled every 20 ms from the start: where the memory is at the peak (issue 29).
@@ -55,6 +59,9 @@ serveChannel({
   },
   async stats() {
     const cpu = process.cpuUsage(mark?.cpu);
+    const { threadMemoryPeaksMb: threadPeaks = {}, ...serverStats } = running.stats
+      ? await running.stats()
+      : {};
     const threads = threadCpuMs();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
@@ -67,10 +74,15 @@ serveChannel({
         : {}),
       wallMs: performance.now() - (mark?.wallMs ?? 0),
       maxRssMb: process.resourceUsage().maxRSS / 1024,
-      memoryPeaksMb: Object.fromEntries(
-        Object.entries(peaks).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)]),
-      ),
-      ...(running.stats ? await running.stats() : {}),
+      ...serverStats,
+      // The process's RSS; the heap figures of the thread that serves requests (serve's bounded thread's
+      // when it runs in one).
+      memoryPeaksMb: {
+        ...Object.fromEntries(
+          Object.entries(peaks).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)]),
+        ),
+        ...threadPeaks,
+      },
       backlogAtMark: mark?.backlog,
       windowUs: [mark?.monotonicUs, Number(process.hrtime.bigint() / 1000n)],
     };
@@ -86,8 +98,9 @@ serveChannel({
 });
 
 /**
- * CPU ms so far of the main thread and of the worker threads that bench/lib/thread-ids.mjs recorded (from
- * /proc, in clock ticks of 10 ms); undefined where /proc is not there.
+ * CPU ms so far of the request thread (the main thread, plus serve's bounded thread when it runs in one)
+ * and of the other worker threads that bench/lib/thread-ids.mjs recorded (from /proc, in clock ticks of
+ * 10 ms); undefined where /proc is not there.
  */
 function threadCpuMs() {
   const file = process.env.HOOKSYNC_BENCH_THREADS_FILE;
@@ -101,9 +114,11 @@ function threadCpuMs() {
     }
   };
   try {
-    const workers = file && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    const workers = (
+      file && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+    ).filter((tid) => tid !== String(requestThreadId));
     return {
-      main: ticks(process.pid) * 10,
+      main: (ticks(process.pid) + (requestThreadId === undefined ? 0 : ticks(requestThreadId))) * 10,
       workers: workers.reduce((total, tid) => total + ticks(tid), 0) * 10,
     };
   } catch {
@@ -240,91 +255,62 @@ async function startNaive({ databaseUrl, publicJwk }) {
   };
 }
 
-async function startHooksync({ databaseUrl, jwksUrl, dist: otherDist, destinationUrl, hubspot, env }) {
-  const dist = otherDist
-    ? pathToFileURL(`${otherDist.replace(/\/+$/, '')}/`)
+/**
+ * `hooksync serve` as the built CLI runs it: in a build with cli/bounded-thread.js, startReceiver() in a
+ * worker thread under the V8 limits the executable gives serve's thread (bench/lib/hooksync-serve-thread.mjs),
+ * this process's main thread then only relaying, as the executable's does; in an older build (a --base-dist
+ * reference from before), in this process's main thread, as that build's executable ran it.
+ */
+async function startHooksync(options) {
+  const dist = options.dist
+    ? pathToFileURL(`${options.dist.replace(/\/+$/, '')}/`)
     : new URL('../dist/', import.meta.url);
-  const { loadConfig } = await import(new URL('config/load-config.js', dist).href);
-  // A build from before issue 14 kept the composition root in receiver/.
-  const root = existsSync(new URL('server/start-receiver.js', dist)) ? 'server' : 'receiver';
-  const { startReceiver } = await import(new URL(`${root}/start-receiver.js`, dist).href);
-  // The environment `hooksync serve` would read; port 0 picks a free one.
-  const config = loadConfig({
-    HOOKSYNC_DATABASE_URL: databaseUrl,
-    HOOKSYNC_JWKS_URL: jwksUrl,
-    HOOKSYNC_HOST: '127.0.0.1',
-    HOOKSYNC_PORT: '0',
-    HOOKSYNC_LOG_LEVEL: 'silent',
-    // e.g. HOOKSYNC_MEMORY_MB (the variant hooksync-ceiling)
-    ...env,
+  if (!existsSync(new URL('cli/bounded-thread.js', dist))) {
+    const { startHooksyncHere } = await import('./lib/hooksync-serve.mjs');
+    return startHooksyncHere(options);
+  }
+  const { boundedResourceLimits } = await import(new URL('cli/bounded-thread.js', dist).href);
+  // The variables startHooksyncHere() gives serve's config, as the executable would read them.
+  const worker = new Worker(new URL('./lib/hooksync-serve-thread.mjs', import.meta.url), {
+    workerData: options,
+    resourceLimits: boundedResourceLimits('serve', { ...options.env }),
   });
-  // Loaded only when asked for: a --base-dist build from before destinations has no such module.
-  const destinations =
-    hubspot !== undefined
-      ? await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
-          {
-            destinations: [
-              { name: 'bench', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hubspot.url },
-            ],
-          },
-          { HUBSPOT_TOKEN: hubspot.token },
-          'bench',
-        )
-      : destinationUrl === undefined
-        ? []
-        : await (await import(new URL('destinations/load-destinations.js', dist).href)).parseDestinations(
-            {
-              destinations: [
-                {
-                  name: 'bench',
-                  type: 'webhook',
-                  url: destinationUrl,
-                  secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-                },
-              ],
-            },
-            {},
-            'bench',
-          );
-  const receiver = await startReceiver({
-    config,
-    port: 0,
-    ...(destinations.length === 0 ? {} : { destinations }),
+  let nextId = 1;
+  const pending = new Map();
+  let failure;
+  const fail = (error) => {
+    failure ??= error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the serve thread exited (${code})`)));
+  worker.on('message', (message) => {
+    const waiter = pending.get(message.id);
+    if (waiter === undefined) return;
+    pending.delete(message.id);
+    if (message.ok) waiter.resolve(message.result);
+    else waiter.reject(new Error(message.error));
   });
-  const url = receiver.url;
+  const call = (type) =>
+    failure
+      ? Promise.reject(failure)
+      : new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          worker.postMessage({ id, type });
+        });
+  const { url, tid } = await call('start');
+  requestThreadId = tid;
   return {
     url,
-    // hooksync's own view, from its /metrics (since start, warm-up included).
-    async stats() {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      const metric = (name) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
-      const outcomes = {};
-      for (const [, outcome, n] of text.matchAll(
-        /^hooksync_deliveries_total\{outcome="([^"]*)"[^}]*\} (\S+)$/gm,
-      )) {
-        outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(n);
-      }
-      const store = receiver.store.stats();
-      return {
-        transactions: store.transactions,
-        committedItems: store.committedItems,
-        // Acknowledged large envelopes whose rows are still to be written (the normalization queue).
-        backlog: metric('hooksync_normalization_backlog'),
-        verifyMsAverage:
-          (1000 * metric('hooksync_verify_seconds_sum')) / metric('hooksync_verify_seconds_count'),
-        commitMsAverage:
-          (1000 * metric('hooksync_commit_seconds_sum')) / metric('hooksync_commit_seconds_count'),
-        outcomes,
-        // Events the destination's consumer acknowledged (issue 12).
-        onward: Number(
-          text.match(
-            /^hooksync_destination_events_total\{destination="bench",outcome="delivered"\} (\S+)$/m,
-          )?.[1] ?? 0,
-        ),
-      };
+    // The request thread's own heap peaks (this thread's are the relay's), beside hooksync's view.
+    stats: () => call('stats'),
+    settle: () => call('settle'),
+    close: async () => {
+      await call('close');
+      await worker.terminate();
     },
-    settle: () => receiver.store.settled(),
-    close: () => receiver.close(),
   };
 }
 

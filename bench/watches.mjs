@@ -9,11 +9,13 @@
  *     the file, builds and keys every row and looks each up, and spreads the checks over the period on a
  *     fake clock. 99,000 rows are recorded as checked in this cycle beforehand (by this process, before the
  *     child starts), so the child's cycle buys 1,000 and walks all 100,000 (a cycle taken up near its end).
- *     Twice: the cycle in the child's main thread (as `serve` runs a watch), then in a worker thread under
- *     the V8 limits of `hooksync watches run`'s launch thread. Peak RSS (VmHWM). Target: < 150 MB.
+ *     Three times: the cycle in the child's main thread (as `serve` ran a watch before it ran in a bounded
+ *     thread), then in a worker thread under the V8 limits of `serve`'s thread without a ceiling (as
+ *     `serve` runs a watch), then under those of `hooksync watches run` (cli/bounded-thread.ts). Peak RSS
+ *     (VmHWM). Target: < 150 MB.
  *
  * Usage: npm run build && node bench/watches.mjs [--quick] [--rows 100000] [--checks 1000]
- *        [--per-interval 20] [--interval-seconds 2]
+ *        [--per-interval 20] [--interval-seconds 2] [--memory-mb N (serve's thread's ceiling; default 0: none)]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +31,8 @@ const { values } = parseArgs({
   args: isMainThread ? process.argv.slice(2) : [],
   options: {
     quick: { type: 'boolean', default: false },
-    thread: { type: 'boolean', default: false },
+    thread: { type: 'string' },
+    'memory-mb': { type: 'string', default: '0' },
     rows: { type: 'string' },
     checks: { type: 'string' },
     'per-interval': { type: 'string', default: '20' },
@@ -152,16 +155,17 @@ async function childMemory(dir, simUrl, apiKey) {
 }
 
 /**
- * The memory child: the cycle in its main thread, as `serve` runs a watch (the process's own V8 heap, which
- * V8 lets grow with the garbage of a long walk), or (--thread) in a worker thread under the limits of
- * `hooksync watches run`'s launch thread (cli/launch-thread.ts), the main thread loading none of the cycle.
+ * The memory child: the cycle in its main thread (the process's own V8 heap, which V8 lets grow with the
+ * garbage of a long walk), or (--thread serve|launch) in a worker thread under the limits of that command's
+ * bounded thread (cli/bounded-thread.ts; serve's under --memory-mb, default none), the main thread loading
+ * none of the cycle.
  */
 async function childMemoryMain(args, thread) {
-  if (!thread) return childMemory(...args);
-  const { launchResourceLimits } = await dist('cli/launch-thread.js');
+  if (thread === undefined) return childMemory(...args);
+  const { boundedResourceLimits } = await dist('cli/bounded-thread.js');
   const worker = new Worker(new URL(import.meta.url), {
     workerData: { args },
-    resourceLimits: launchResourceLimits({}),
+    resourceLimits: boundedResourceLimits(thread, { HOOKSYNC_MEMORY_MB: values['memory-mb'] }),
   });
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
@@ -240,7 +244,7 @@ async function memory(dir, rows, thread) {
   try {
     await seedMemory(dir, rows, buy);
     const args = ['--child-memory', `${dir},${sim.url},${sim.apiKey}`];
-    child = await runChild(thread ? [...args, '--thread'] : args);
+    child = await runChild(thread ? [...args, '--thread', thread, '--memory-mb', values['memory-mb']] : args);
   } finally {
     await sim.close();
   }
@@ -265,21 +269,26 @@ if (!isMainThread) {
     const paced = await rate(dir, checks, perInterval, intervalSeconds);
     const pacedPass = paced.ratio >= 0.95 && paced.answered429 === 0 && paced.summary.checked === checks;
     writeContacts(join(dir, 'contacts.csv'), rows);
-    const inProcess = await memory(dir, rows, false);
-    const bounded = await memory(dir, rows, true);
+    const inProcess = await memory(dir, rows, undefined);
+    const served = await memory(dir, rows, 'serve');
+    const bounded = await memory(dir, rows, 'launch');
     const memoryRow = (how, m) =>
       `| memory: a ${rows.toLocaleString('en')}-row watch planned and spread (${m.buy} bought, the rest already checked), ${how} | peak RSS ${m.peakMb.toFixed(1)} MB; ${m.result.summary.checked} rows bought, all ${m.result.summary.rows.toLocaleString('en')} walked, in ${m.result.seconds.toFixed(1)} s | ${m.pass ? 'met' : 'MISSED'} (< 150 MB) |`;
     const lines = [
-      `Command: \`node bench/watches.mjs${values.quick ? ' --quick' : ''}\` (rate ${perInterval} per ${intervalSeconds} s; the machine is shared with other work: same-run figures only)`,
+      `Command: \`node bench/watches.mjs${values.quick ? ' --quick' : ''}${values['memory-mb'] === '0' ? '' : ` --memory-mb ${values['memory-mb']}`}\` (rate ${perInterval} per ${intervalSeconds} s; the machine is shared with other work: same-run figures only)`,
       '',
       '| part | figure | target |',
       '|---|---|---|',
       `| rate: ${checks} job-change checks in one cycle | ${paced.summary.checked} checked, ${paced.sustained.toFixed(2)}/s sustained after the first bucket of ${paced.allowed}/s allowed: ratio ${paced.ratio.toFixed(3)}; ${paced.answered429} answers 429 | ${pacedPass ? 'met' : 'MISSED'} (>= 0.95, no 429) |`,
-      memoryRow("in the process's main thread (as `serve` runs a watch)", inProcess),
-      memoryRow("in a thread under `watches run`'s V8 limits (cli/launch-thread.ts)", bounded),
+      memoryRow("in the process's main thread (as `serve` ran a watch before its bounded thread)", inProcess),
+      memoryRow(
+        `in a thread under \`serve\`'s V8 limits ${values['memory-mb'] === '0' ? 'without a ceiling' : `with HOOKSYNC_MEMORY_MB=${values['memory-mb']}`} (as \`serve\` runs a watch)`,
+        served,
+      ),
+      memoryRow("in a thread under `watches run`'s V8 limits (cli/bounded-thread.ts)", bounded),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    process.exitCode = pacedPass && inProcess.pass ? 0 : 1;
+    process.exitCode = pacedPass && served.pass && bounded.pass ? 0 : 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

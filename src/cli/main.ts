@@ -16,11 +16,14 @@ const host = {
   interactive: Boolean(process.stderr.isTTY),
   shutdown,
 };
-// A launch runs in a thread whose heap V8 bounds, started before the CLI's code is loaded here.
-const thread = await import('./launch-thread.js');
-const code = thread.isLaunch(argv)
-  ? await thread.runInLaunchThread(argv, host)
-  : await (await import('./run-cli.js')).runCli(argv, { ...host, setExitCode: () => {} });
+// serve and the bulk launches run in a thread whose heap V8 bounds, started before the CLI's code is loaded
+// here; the rest (help included) runs in this thread.
+const thread = await import('./bounded-thread.js');
+const command = thread.boundedCommand(argv);
+const code =
+  command !== undefined
+    ? await thread.runInBoundedThread(argv, command, host)
+    : await (await import('./run-cli.js')).runCli(argv, { ...host, setExitCode: () => {} });
 process.exitCode = code;
 // Let pending stdout writes drain, then leave even if a library left a handle open.
 process.stdout.write('', () => process.exit(code));

@@ -12,29 +12,22 @@
  * - `answers`: answers read from the service (finder copies for reconcile and unsigned callbacks): the
  *   client's answer budget (the answer bytes read at once) and its cap on one answer.
  *
- * Without a ceiling, the defaults of each part hold (as before issue 29). A ceiling only ever lowers them.
+ * The floor, the shares and the serve thread's heap limits are in memory-budgets.ts (which the executable's
+ * main thread loads alone). Without a ceiling, the defaults of each part hold (as before issue 29). A
+ * ceiling only ever lowers them.
  */
 import type { ResourceLimits } from 'node:worker_threads';
-import { DEFAULT_ANSWER_BUDGET_BYTES, PARSED_ANSWER_GROWTH } from '../client/answer-budget.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
 import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
 import type { ReceiverMetrics } from '../receiver/create-metrics.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../receiver/read-body.js';
 import { DEFAULT_HELD_CHARS } from '../storage/job-store/job-store.js';
 import { DEFAULT_STORE_WORKER_LIMITS } from '../storage/job-store/worker-job-store.js';
+import { type MemoryBudgetName, memoryBudgets, plannedAnswerBudgetBytes } from './memory-budgets.js';
+
+export { MEMORY_FLOOR_BYTES, type MemoryBudgetName } from './memory-budgets.js';
 
 const MIB = 1024 * 1024;
-/**
- * What `serve` holds whatever the budgets: ~130 MiB idle 3 s after start (the node binary and libraries
- * mapped from disk, ~48 MiB; both threads' heaps with their code, the request thread's young generation
- * grown to its 32 MiB at start and at that size again under load; SQLite's two connections; measured with
- * `bench/serve-idle.mjs`), and ~60 MiB that V8 lets garbage reach under load before it collects: above all
- * the read buffers of bodies in flight and of the bodies it discards behind a 429 (array buffers, which V8
- * collects only past its external-memory limit). Measured with `bench/receiver.mjs` under the page flood
- * (bench/RESULTS.md); the second round of issue 29 cut the idle part by ~10 MiB (pg and the optional parts
- * loaded only when used) and kept the floor, which a quieter machine's flood still passes under 256 MiB.
- */
-export const MEMORY_FLOOR_BYTES = 190 * MIB;
 /**
  * Memory one body byte in flight costs on the request thread: the bytes, the text (two bytes a character
  * for most pages), the parsed tree, the prepared job and its copy to the store's thread; measured.
@@ -44,16 +37,6 @@ export const BODY_BYTE_COST = 5;
 const STORE_WORKER_FLOOR_MB = 24;
 /** Bytes of held rows per envelope character (a 530 K-character page's rows take ~0.2–0.3 MB). */
 const HELD_BYTES_PER_CHAR = 0.5;
-/** Parts of what the ceiling leaves above the floor. */
-const SHARES = Object.freeze({ bodies: 0.55, prepared_jobs: 0.2, normalization_queue: 0.15, answers: 0.1 });
-/**
- * The least answer budget and cap: a finder's copy of a page (~0.5–1 MB) must stay readable, or reconcile
- * could never recover a page; under a small ceiling this may pass the `answers` share while it is parsed.
- */
-const MIN_ANSWER_BYTES = 1024 * 1024;
-
-/** The names of the budgets, as `hooksync_memory_budget_bytes{budget}` shows them. */
-export type MemoryBudgetName = keyof typeof SHARES;
 
 /** What `serve` runs with. */
 export interface MemoryPlan {
@@ -86,24 +69,10 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
       storeWorkerLimits: DEFAULT_STORE_WORKER_LIMITS,
     });
   }
-  const spare = ceilingBytes - MEMORY_FLOOR_BYTES;
-  if (spare < 8 * MIB) {
-    throw new RangeError(
-      `a memory ceiling of ${Math.round(ceilingBytes / MIB)} MiB leaves no room above serve's floor`,
-    );
-  }
-  const budgets = Object.freeze({
-    bodies: Math.floor(spare * SHARES.bodies),
-    prepared_jobs: Math.floor(spare * SHARES.prepared_jobs),
-    normalization_queue: Math.floor(spare * SHARES.normalization_queue),
-    answers: Math.floor(spare * SHARES.answers),
-  });
+  const budgets = memoryBudgets(ceilingBytes);
   const bodyBudgetBytes = Math.min(DEFAULT_BODY_BUDGET_BYTES, Math.floor(budgets.bodies / BODY_BYTE_COST));
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
-  const answerBudgetBytes = Math.min(
-    DEFAULT_ANSWER_BUDGET_BYTES,
-    Math.max(MIN_ANSWER_BYTES, Math.floor(budgets.answers / PARSED_ANSWER_GROWTH)),
-  );
+  const answerBudgetBytes = plannedAnswerBudgetBytes(budgets);
   return Object.freeze({
     ceilingBytes,
     budgets,

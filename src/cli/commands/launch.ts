@@ -15,9 +15,9 @@ import {
   spoolToFile,
 } from '../../launch/read-rows.js';
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
+import { launchAnswerBudgetBytes } from '../bounded-thread.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
-import { launchAnswerBudgetBytes } from '../launch-thread.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
 import { requireService } from './reveal.js';

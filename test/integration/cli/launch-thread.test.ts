@@ -1,5 +1,5 @@
 /**
- * The built `hooksync launch` runs the launch in a worker thread (commands/launch.ts): its output, exit
+ * The built `hooksync launch` runs the launch in its bounded thread (cli/bounded-thread.ts): its output, exit
  * code, failures and standard input pass through the command as they would in one thread (a real
  * process; the in-process tests run the launch in the calling thread).
  */

@@ -1,15 +1,15 @@
 /**
- * The launch thread (started by launch-thread.ts): the CLI on the command line, with the thread's own
- * standard streams (piped by the main thread into the process's), its exit code sent back as a message and
- * the interrupt received as one.
+ * The bounded thread (started by bounded-thread.ts for `serve`, `launch <operation>` and `watches run`): the
+ * CLI on the command line, with the thread's own standard streams (piped by the main thread into the
+ * process's), its exit code sent back as a message and the interrupt received as one.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LaunchWorkerData } from './launch-thread.js';
+import type { BoundedWorkerData } from './bounded-thread.js';
 import { runCli } from './run-cli.js';
 
-if (parentPort === null) throw new Error('launch-worker.js runs as a worker thread');
+if (parentPort === null) throw new Error('bounded-worker.js runs as a worker thread');
 const port = parentPort;
-const data = workerData as LaunchWorkerData;
+const data = workerData as BoundedWorkerData;
 
 const code = await runCli(data.argv, {
   env: data.env,
