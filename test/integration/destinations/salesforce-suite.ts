@@ -356,6 +356,13 @@ export function defineSalesforceSuite(provision: Provision): void {
     );
     expect(sf.records('Account')).toHaveLength(200);
     expect((await events()).filter((e) => e.status === 'pending')).toHaveLength(250);
+    // Their Accounts' ids were kept first: a restart now would find them by the map.
+    const kept = await world.database.db
+      .selectFrom('crm_record_ids')
+      .select('record_id')
+      .where('destination', '=', 'sf')
+      .execute();
+    expect(kept).toHaveLength(200);
     release();
     await until('every event is delivered', async () =>
       (await events()).every((e) => e.status === 'delivered'),
