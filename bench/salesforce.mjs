@@ -9,6 +9,10 @@
  * destination in overwrite or fill-empty mode, the events replayed and timed until all are delivered. Modes
  * alternate within each round. `bulk_threshold` is set to N so that the run stays on collections (Bulk's
  * own pace is the org's, not a call's). The whole run counts: the grant and describe are in it.
+ * Each round also logs where its time went, from the stand-in's clock: start → first call (claim, the
+ * first segment's rows), first call → first write (grant, describe), the writes (their time in the stand-in,
+ * and the gaps between an answer leaving and the next write arriving), last answer → all delivered (the
+ * last outcomes recorded, and this script's 20 ms polling).
  *
  *   npm run build && node bench/salesforce.mjs               # 5,000 records, latency 100 ms, 3 rounds
  *   options: --events 5000 (at most 5,000: bulk_threshold's limit)  --latency 100  --rounds 3
@@ -47,6 +51,26 @@ const rounds = Number(flags.rounds);
 const latencyMs = Number(flags.latency);
 if (!(events >= 1 && events <= 5_000))
   throw new Error('--events must be 1 to 5,000 (bulk_threshold at most)');
+/**
+ * Where a round's time went, from the stand-in's clock (ms): start → first call, the grant and describes,
+ * first write → last write's answer, the gaps between one write's answer and the next write's arrival,
+ * the last answer → all delivered.
+ */
+function timelineOf(timeline, startedAt, endedAt) {
+  const writes = timeline.filter((call) => call.path.includes('/composite/sobjects'));
+  if (writes.length === 0) return 'no writes';
+  const first = timeline[0];
+  const gaps = writes.slice(1).map((call, at) => call.at - writes[at].answeredAt);
+  const spans = writes.map((call) => call.answeredAt - call.at);
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  return (
+    `start→first call ${first.at - startedAt} ms, first call→first write ${writes[0].at - first.at} ms ` +
+    `(${timeline.indexOf(writes[0])} calls before it), writes ${writes.at(-1).answeredAt - writes[0].at} ms ` +
+    `(in the stand-in ${sum(spans)} ms, gaps ${sum(gaps)} ms: median ${median(gaps)} max ${Math.max(...gaps)}), ` +
+    `last answer→delivered ${Math.round(endedAt - writes.at(-1).answeredAt)} ms`
+  );
+}
+
 const idealPerSecond = (200 * 1000) / latencyMs;
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -100,6 +124,7 @@ try {
         const dispatcher = createDispatcher({ database: dispatch.database, destinations });
         await dispatcher.sync();
         const started = performance.now();
+        const startedAt = Date.now();
         dispatcher.start();
         while ((await pendingEvents(database)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
         const elapsedMs = performance.now() - started;
@@ -115,6 +140,8 @@ try {
           ).n,
         );
         const perSecond = (events * 1000) / elapsedMs;
+        const ended = startedAt + elapsedMs;
+        const phases = timelineOf(summary.timeline, startedAt, ended);
         results[write].push({ perSecond, elapsedMs, ...summary, failed });
         log(
           `round ${round + 1}/${rounds} ${write.padEnd(10)} ${formatInteger(perSecond)} records/s ` +
@@ -122,6 +149,7 @@ try {
             `${summary.calls} calls (${summary.writes} writes, ${summary.reads} reads), ${summary.bulkJobs} Bulk jobs, ` +
             `${summary.records} Accounts, ${failed} not delivered`,
         );
+        log(`  ${phases}`);
       } finally {
         if (dispatch.owned) await dispatch.database.close();
         await standIn.stop();

@@ -77,6 +77,9 @@ if (process.argv.includes('--child')) {
         reads: calls.filter((call) => call.path.includes('/query')).length,
         records: standIn.records('Account').length,
         bulkJobs: standIn.bulkJobs().length,
+        timeline: standIn
+          .calls()
+          .map((call) => ({ path: call.path, at: call.at, answeredAt: call.answeredAt })),
       };
     },
     async stop() {

@@ -61,10 +61,15 @@ export function attemptContextOf(
   };
 }
 
-/** Attempts `held` once; a plan per event, in order of readiness (the ones ended without a call first). */
+/**
+ * Attempts `held` once; a plan per event, in order of readiness (the ones ended without a call first).
+ * The plans of events whose results the type settles before the attempt ends (a CRM's segments already
+ * written) go to `early` as they come, and not again in the plans returned.
+ */
 export async function attemptEvents(
   held: readonly HeldEvent[],
   context: AttemptContext,
+  early?: (plans: OutcomePlan[], events: ClaimedEvent[]) => void,
 ): Promise<OutcomePlan[]> {
   const { name, destination, stop, now } = context;
   const policy = () => ({
@@ -89,16 +94,30 @@ export async function attemptEvents(
   );
   const signal = AbortSignal.any([AbortSignal.timeout(context.timeoutMs), stop]);
   const started = performance.now();
-  const results = await deliver(destination, deliveries, signal);
+  const planOf = (event: ClaimedEvent, result: AttemptResult, stopped: boolean): OutcomePlan =>
+    stopped && result.outcome !== 'delivered'
+      ? planRelease(event, now())
+      : planOutcome(event, result, policy());
+  // Events planned already (settled early).
+  let settled = 0;
+  const settle =
+    early === undefined
+      ? undefined
+      : (results: readonly AttemptResult[]) => {
+          const events = ready.slice(settled, settled + results.length).map(({ event }) => event);
+          settled += events.length;
+          early(
+            events.map((event, at) => planOf(event, results[at]!, stop.aborted)),
+            events,
+          );
+        };
+  const results = await deliver(destination, deliveries, signal, settle);
   const stopped = stop.aborted;
   if (!stopped || results.every((result) => result.outcome === 'delivered')) {
     context.metrics?.attemptSeconds.observe({ destination: name }, (performance.now() - started) / 1000);
   }
-  for (const [index, { event }] of ready.entries()) {
-    const result = results[index]!;
-    if (stopped && result.outcome !== 'delivered') plans.push(planRelease(event, now()));
-    else plans.push(planOutcome(event, result, policy()));
-  }
+  for (const [index, { event }] of ready.entries())
+    if (index >= settled) plans.push(planOf(event, results[index]!, stopped));
   return plans;
 }
 
@@ -107,7 +126,8 @@ function deliver(
   destination: OutboxDestination,
   deliveries: readonly OutboxDelivery[],
   signal: AbortSignal,
+  settled: ((results: readonly AttemptResult[]) => void) | undefined,
 ): Promise<AttemptResult[]> {
-  if (destination.deliverBatch !== undefined) return destination.deliverBatch(deliveries, signal);
+  if (destination.deliverBatch !== undefined) return destination.deliverBatch(deliveries, signal, settled);
   return Promise.all(deliveries.map((delivery) => destination.deliver(delivery, signal)));
 }

@@ -12,7 +12,7 @@ import { type AttemptContext, attemptContextOf, attemptEvents } from './attempt-
 import { claimHeldEvents, type HeldEvent, planClaim } from './claim-window.js';
 import type { DestinationMetrics } from './destination-metrics.js';
 import type { DispatchSettings, OutboxDestination } from './destination-type.js';
-import { pauseDestination } from './outbox.js';
+import { type ClaimedEvent, pauseDestination } from './outbox.js';
 import { createOutcomeFlusher } from './outcome-flusher.js';
 import { NOT_NORMALIZED_WAIT_MS, type OutcomePlan, planRelease } from './plan-outcome.js';
 import { createStartPacing } from './start-pacing.js';
@@ -219,14 +219,24 @@ export class DestinationLane {
     }
   }
 
-  /** One attempt for `held` (a batch, or one event), its outcomes recorded when it ends. */
+  /** One attempt for `held` (a batch, or one event), its outcomes recorded as it settles them, the rest when it ends. */
   #start(held: HeldEvent[]): void {
-    const attempt = attemptEvents(held, this.#attempt)
+    // Events whose outcomes the attempt settled before it ended (written segments), carried out at once.
+    const settled = new Set<ClaimedEvent>();
+    let carried = Promise.resolve();
+    const early = (plans: OutcomePlan[], events: ClaimedEvent[]) => {
+      for (const event of events) settled.add(event);
+      carried = carried.then(() => this.#carryOut(plans));
+    };
+    const attempt = attemptEvents(held, this.#attempt, early)
       .catch((error: unknown): OutcomePlan[] => {
         this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
-        return held.map(({ event }) => planRelease(event, this.#deps.now(), NOT_NORMALIZED_WAIT_MS));
+        return held
+          .filter(({ event }) => !settled.has(event))
+          .map(({ event }) => planRelease(event, this.#deps.now(), NOT_NORMALIZED_WAIT_MS));
       })
       .then(async (plans) => {
+        await carried;
         await this.#carryOut(plans);
         this.#attempts.delete(attempt);
         this.#pump();

@@ -76,9 +76,16 @@ export interface OutboxDestination {
   deliver(delivery: OutboxDelivery, signal: AbortSignal): Promise<AttemptResult>;
   /**
    * One attempt for several events at once (a type whose API takes batches); results in the same order.
-   * The lane uses it, when present, with the type's `DispatchSettings.batch`.
+   * The lane uses it, when present, with the type's `DispatchSettings.batch`. `settled`, when given, may
+   * be called with the results of the leading deliveries once they are final (their records written),
+   * in order and each delivery once, so that the lane records them while the rest goes on; the returned
+   * array still holds every result.
    */
-  deliverBatch?(deliveries: readonly OutboxDelivery[], signal: AbortSignal): Promise<AttemptResult[]>;
+  deliverBatch?(
+    deliveries: readonly OutboxDelivery[],
+    signal: AbortSignal,
+    settled?: (results: readonly AttemptResult[]) => void,
+  ): Promise<AttemptResult[]>;
   /** One `ping` event, for `destinations test`. */
   ping(signal: AbortSignal): Promise<AttemptResult>;
   /** One-time work before the first delivery (a later type may create fields); optional. */

@@ -166,8 +166,20 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
    * record's ends that segment's events and every later one's (none of their records was sent), while the
    * segments written before it stay delivered.
    */
-  const deliverBatch = async (deliveries: readonly OutboxDelivery[], signal: AbortSignal) => {
+  const deliverBatch = async (
+    deliveries: readonly OutboxDelivery[],
+    signal: AbortSignal,
+    settled?: (results: readonly AttemptResult[]) => void,
+  ) => {
     const segments = segmentsOf(deliveries);
+    /** A written segment's events' results: as its records came to. */
+    const resultsOf = (report: SyncReport, at: number): AttemptResult[] =>
+      [...segments[at]!.keys()].map((index) => {
+        const failed = report.failedEvents.get(index);
+        return failed === undefined
+          ? { outcome: 'delivered', status: 200 }
+          : { outcome: 'fail', status: 400, error: failed };
+      });
     if (segments.length > 1) {
       // Read while the first rows are (a sync reads the companies' always, the contacts' for any person).
       const objects: CrmObject[] = ['companies'];
@@ -182,19 +194,14 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
       adapter,
       store,
       signal,
+      // The lane records them while the later segments are written, not all after the last.
+      written: settled === undefined ? undefined : (report, at) => settled(resultsOf(report, at)),
     });
     const results: AttemptResult[] = [];
     const records: RecordReport[] = [];
     reports.forEach((report, at) => {
       records.push(...report.records);
-      for (const index of segments[at]!.keys()) {
-        const failed = report.failedEvents.get(index);
-        results.push(
-          failed === undefined
-            ? { outcome: 'delivered', status: 200 }
-            : { outcome: 'fail', status: 400, error: failed },
-        );
-      }
+      results.push(...resultsOf(report, at));
     });
     if (error !== undefined) {
       await counters.flush(records);

@@ -2,7 +2,9 @@
  * An attempt written in segments (each one write call's worth of events), pipelined with one write call in
  * flight: while a segment's calls go, the next segment's rows are read and mapped, and its reads (fill-empty,
  * finding records) go too; its writes wait until the segment before it is through, so that writes never
- * overlap and go in segment order. The ids a segment found are recorded while the next one's calls go.
+ * overlap and go in segment order. The ids a segment found are recorded while the next one's calls go, and
+ * each segment's report is handed on (`written`) as soon as it and the segments before it are through and
+ * those ids are recorded.
  * Once a segment fails, no later segment writes anything: the segments before it are written, the others
  * not at all (acknowledge only what is committed).
  */
@@ -43,6 +45,11 @@ export async function writeSegments<S>(options: {
   readonly adapter: CrmAdapter;
   readonly store: RecordIdStore;
   readonly signal: AbortSignal;
+  /**
+   * Each written segment's report, in order, once it is through and the ids it found are recorded (the
+   * result still holds them all).
+   */
+  readonly written?: ((report: SyncReport, index: number) => void) | undefined;
 }): Promise<SegmentsReport> {
   const { segments, adapter, store } = options;
   if (segments.length === 1) {
@@ -119,7 +126,14 @@ export async function writeSegments<S>(options: {
   launch(0);
   const done: SyncReport[] = [];
   try {
-    for (let index = 0; index < segments.length; index += 1) done.push(await reports[index]!);
+    for (let index = 0; index < segments.length; index += 1) {
+      done.push(await reports[index]!);
+      if (options.written === undefined) continue;
+      // The ids its records were written under are kept before its events are said written: a restart
+      // (or a later event naming the same record) finds them by the map, never creates them again.
+      await Promise.all(recording);
+      options.written(done[index]!, index);
+    }
     await Promise.all(recording);
     return { reports: done };
   } catch (error) {

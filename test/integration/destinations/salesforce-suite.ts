@@ -336,6 +336,41 @@ export function defineSalesforceSuite(provision: Provision): void {
     },
   );
 
+  it('records the events of a written segment delivered while the later segments of the attempt are written', async () => {
+    const configured = await configure({ write: 'overwrite' });
+    await storeReveals(450);
+    // The second collections call waits until the test lets it go: the attempt cannot end before.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let upserts = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (String(input).includes('/composite/sobjects/') && ++upserts === 2) await held;
+      return globalThis.fetch(input, init);
+    };
+    await world.dispatcher([configured], { fetch });
+    await until(
+      "the first segment's events are delivered",
+      async () => (await events()).filter((e) => e.status === 'delivered').length === 200,
+    );
+    expect(sf.records('Account')).toHaveLength(200);
+    expect((await events()).filter((e) => e.status === 'pending')).toHaveLength(250);
+    // Their Accounts' ids were kept first: a restart now would find them by the map.
+    const kept = await world.database.db
+      .selectFrom('crm_record_ids')
+      .select('record_id')
+      .where('destination', '=', 'sf')
+      .execute();
+    expect(kept).toHaveLength(200);
+    release();
+    await until('every event is delivered', async () =>
+      (await events()).every((e) => e.status === 'delivered'),
+    );
+    expect((await events()).every((e) => e.attempts === 1)).toBe(true);
+    expect(sf.records('Account')).toHaveLength(450);
+  });
+
   it('finds an Account the segment before wrote: a mover to a company revealed just before becomes a Contact under it', async () => {
     const configured = await configure();
     await storeReveals(199);
