@@ -5,11 +5,13 @@
  * parsed, so the budget, not the per-answer cap alone, is what bounds memory. Waiters are served in order.
  */
 
-import { DEFAULT_ANSWER_BUDGET_BYTES } from '../server/memory-budgets.js';
+// This module imports nothing: the executable's main thread loads it (through server/memory-budgets.ts) to
+// size the CLI's thread.
 
-// How many times its size an answer takes in the heap once parsed, and the default budget (16 MiB): in the
-// import-free module the executable's main thread loads to size the CLI's thread.
-export { DEFAULT_ANSWER_BUDGET_BYTES, PARSED_ANSWER_GROWTH } from '../server/memory-budgets.js';
+/** How many times its size an answer takes in the heap once parsed (JSON, measured). */
+export const PARSED_ANSWER_GROWTH = 22;
+/** 16 MiB of answers at once: about 350 MiB of heap once parsed; sixteen 250-person pages (about 1 MiB each). */
+export const DEFAULT_ANSWER_BUDGET_BYTES = 16 * 1024 * 1024;
 
 interface Waiter {
   readonly bytes: number;

@@ -1,9 +1,10 @@
 /**
  * The numbers of `serve`'s memory plan that the executable's main thread needs before it loads the CLI
  * (issue 29): the floor, the shares of what a ceiling leaves above it, and the V8 limits of the bounded
- * thread the CLI then runs in (cli/bounded-thread.ts). This module imports nothing, so that the main thread,
- * which loads it, stays small; server/memory-plan.ts builds the budgets `serve` runs with on it.
+ * thread the CLI then runs in (cli/bounded-thread.ts). It imports only the import-free answer budget, so that
+ * the main thread, which loads it, stays small; server/memory-plan.ts builds the budgets `serve` runs with on it.
  */
+import { DEFAULT_ANSWER_BUDGET_BYTES, PARSED_ANSWER_GROWTH } from '../client/answer-budget.js';
 
 const MIB = 1024 * 1024;
 
@@ -31,10 +32,6 @@ export const MEMORY_SHARES = Object.freeze({
 /** The names of the budgets, as `hooksync_memory_budget_bytes{budget}` shows them. */
 export type MemoryBudgetName = keyof typeof MEMORY_SHARES;
 
-/** How many times its size an answer takes in the heap once parsed (JSON, measured). */
-export const PARSED_ANSWER_GROWTH = 22;
-/** 16 MiB of answers at once: about 350 MiB of heap once parsed; sixteen 250-person pages (about 1 MiB each). */
-export const DEFAULT_ANSWER_BUDGET_BYTES = 16 * MIB;
 /**
  * The least answer budget and cap under a ceiling: a finder's copy of a page (~0.5–1 MB) must stay
  * readable, or reconcile could never recover a page; under a small ceiling this passes the `answers` share.

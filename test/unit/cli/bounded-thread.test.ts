@@ -4,13 +4,13 @@ import {
   boundedResourceLimits,
   launchAnswerBudgetBytes,
 } from '../../../src/cli/bounded-thread.js';
+import { PARSED_ANSWER_GROWTH } from '../../../src/client/answer-budget.js';
 import { loadClientLimits } from '../../../src/config/load-client-limits.js';
 import {
   LAUNCH_HEAP_BASE_MB,
   LAUNCH_YOUNG_GENERATION_MB,
   MEMORY_FLOOR_BYTES,
   memoryBudgets,
-  PARSED_ANSWER_GROWTH,
   SERVE_HEAP_BASE_MB,
   SERVE_YOUNG_GENERATION_MB,
   serveThreadLimits,
