@@ -45,7 +45,11 @@ describe('hooksync serve with a Pipedrive destination, killed', () => {
     pd.setLatency(300);
     const serve = await spawnServe(env);
     await postKillJobs(fixture, serve);
-    await until('some organizations are written', () => pd.store.live('organizations').length > 1, 30_000);
+    // Killed after the third organization (acme-2.com): Initech, the second, is in the key → id map by then
+    // (its person was written after it). Killed right after Initech's create, the restart's first events
+    // (not claimed by the killed process) may search before Pipedrive's index shows it and create it twice:
+    // the window docs/destinations.md owns, pinned by pipedrive-kill-window.test.ts.
+    await until('some organizations are written', () => pd.store.live('organizations').length > 2, 30_000);
     serve.child.kill('SIGKILL');
     expect(await serve.exited).toBe('SIGKILL');
     expect(pd.store.live('organizations').length).toBeLessThan(11);
