@@ -12,6 +12,7 @@ import { DEFAULT_WATCH_CONCURRENCY } from '../../../src/watches/run-cycle.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
+import { until as waitUntil } from '../../helpers/until.js';
 import { contactsCsv } from './watch-harness.js';
 
 const ROWS = 8;
@@ -33,11 +34,7 @@ async function until(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 90_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(check, { message: what, timeout: timeoutMs });
 }
 
 const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
