@@ -256,7 +256,7 @@ async function withServe(
 
 /**
  * Delivers one job, waits until the hostile side is called, delivers a second one (acknowledged while the
- * destination fights its CRM), and waits until both events are `status`.
+ * destination fights its CRM), and waits (up to `endMs`) until both events are `status`.
  */
 async function twoEventsEnd(
   serve: ServeProcess,

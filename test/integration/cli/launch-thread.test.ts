@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
+import { until } from '../../helpers/until.js';
 
 describe('hooksync launch in its worker thread (built CLI)', () => {
   let dir: string;
@@ -89,10 +90,10 @@ describe('hooksync launch in its worker thread (built CLI)', () => {
       stderr += chunk.toString('utf8');
     });
     const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const deadline = Date.now() + 60_000;
-    while (sim.jobs().length < before + 20 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => sim.jobs().length >= before + 20, {
+      message: 'twenty rows are launched',
+      timeout: 60_000,
+    });
     child.kill('SIGINT');
     const code = await closed;
     const report = JSON.parse(stdout) as { launched: number; stopped: string };

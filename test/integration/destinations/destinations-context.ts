@@ -23,6 +23,7 @@ import { createJobStore, type JobStore } from '../../../src/storage/job-store/jo
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { envelopeText, type FixtureName } from '../../helpers/envelope-texts.js';
+import { UNTIL_DEFAULT_TIMEOUT_MS, until as waitUntil } from '../../helpers/until.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Provision = () => Promise<{ url: string; drop: () => Promise<void> }>;
@@ -117,18 +118,13 @@ export async function openWorld(provision: Provision): Promise<DestinationsWorld
   };
 }
 
-/** Waits until `check` holds (polling), or fails naming `what`. */
+/** Waits until `check` holds, or fails naming `what` (test/helpers/until.ts). */
 export async function until(
   what: string,
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
+  timeoutMs = UNTIL_DEFAULT_TIMEOUT_MS,
 ): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(check, { message: what, timeout: timeoutMs });
 }
 
 /** Stores the fixtures `names` (source `finder`) in the database at `url`, migrating it first. */

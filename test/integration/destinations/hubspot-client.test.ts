@@ -14,6 +14,7 @@ import {
   type HubSpotStandIn,
   startHubSpotStandIn,
 } from '../../helpers/hubspot/stand-in.js';
+import { until } from '../../helpers/until.js';
 
 const open: Pace = { wait: async (signal) => signal.throwIfAborted() };
 
@@ -118,10 +119,7 @@ describe('the HubSpot client', () => {
     hs.failNext({ status: 423, headers: { 'retry-after': '60' } });
     const controller = new AbortController();
     const call = client.request('GET', '/crm/v3/properties/companies', undefined, controller.signal);
-    const answered = async () => {
-      while (hs.calls().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-    await answered();
+    await until(() => hs.calls().length > 0, { message: 'the stand-in has the call', interval: 5 });
     controller.abort();
     const error = await rejection(call);
     expect(error.message).toBe('timed out');

@@ -14,6 +14,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/create-s
 import { withMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
+import { until } from '../../helpers/until.js';
 
 const ROWS = 30;
 const CONCURRENCY = 4;
@@ -48,8 +49,7 @@ describe('hooksync launch after kill -9', () => {
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const deadline = Date.now() + 30_000;
-    while (sim.jobs().length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => sim.jobs().length >= 8, { message: 'eight rows are launched' });
     child.kill('SIGKILL');
     await exited;
     const before = sim.jobs().length;

@@ -8,6 +8,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/create-s
 import { getJob } from '../../../src/storage/job-queries.js';
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
+import { until } from '../../helpers/until.js';
 
 describe('serve with --reconcile-cron', () => {
   let sim: Simulator;
@@ -38,10 +39,9 @@ describe('serve with --reconcile-cron', () => {
       'track',
       new Date(Date.now() - 3_600_000),
     );
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (await getJob(h.running.database.db, jobId)) === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(async () => (await getJob(h.running.database.db, jobId)) !== undefined, {
+      message: 'the scheduled reconcile stores the job',
+    });
     const row = await getJob(h.running.database.db, jobId);
     expect(row?.envelope).toBe(sim.jobText(jobId));
     expect(row?.source).toBe('finder');

@@ -19,6 +19,7 @@ import { createJobStore, type JobStore } from '../../../src/storage/job-store/jo
 import { recordExpectedJobs } from '../../../src/storage/ledger/record-expected-jobs.js';
 import { type HooksyncDatabase, openDatabase } from '../../../src/storage/open-database.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
+import { until } from '../../helpers/until.js';
 import {
   createTempPostgres,
   createTempSqlite,
@@ -57,14 +58,6 @@ async function track(
   await recordExpectedJobs(db, jobs, 'track', new Date());
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('a job still RUNNING', () => {
   it('stays pending, unstored, and is fetched by the run after it finishes', async () => {
     const sim = await createSimulator({ seed: 'running', asyncMs: 1200, rate: FAST });
@@ -94,7 +87,7 @@ describe('a job still RUNNING', () => {
     expect(await entry()).toMatchObject({ state: 'pending', attempts: 0, next_attempt_at: null });
     expect(await temp.database.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
 
-    await until(() => sim.jobs()[0]?.status === 'SUCCEEDED', 5000);
+    await until(() => sim.jobs()[0]?.status === 'SUCCEEDED', { message: 'the job has finished' });
     const second = await runReconcile(deps, { olderThanMs: 0 });
     expect(second).toMatchObject({
       status: 'completed',

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { simulatorOptionsFromFlags } from '../../../src/cli/commands/sim.js';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run-cli.js';
+import { until } from '../../helpers/until.js';
 import { callSim } from './helpers/sim-http.js';
 
 function fakeContext(env: Record<string, string> = {}) {
@@ -35,21 +36,13 @@ function fakeContext(env: Record<string, string> = {}) {
   return { ctx, output, stop };
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const BASE = ['sim', '--port', '0', '--log-level', 'silent', '--company-count', '20'];
 
 describe('hooksync sim', () => {
   it('prints NAME=value lines for scripts, serves, and stops on shutdown', async () => {
     const { ctx, output, stop } = fakeContext();
     const running = runCli([...BASE, '--api-key', 'cli-key', '--sub-key', 'sub:1/60', '--rate', '5/2'], ctx);
-    await until(() => output.stdout.split('\n').length > 3);
+    await until(() => output.stdout.split('\n').length > 3, { message: 'the NAME=value lines are printed' });
     const lines = output.stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
     const values = Object.fromEntries(lines.map((line) => line.split(/=(.*)/s).slice(0, 2)));
@@ -74,7 +67,7 @@ describe('hooksync sim', () => {
   it('generates a master key when none is given', async () => {
     const { ctx, output, stop } = fakeContext();
     const running = runCli(BASE, ctx);
-    await until(() => output.stdout.split('\n').length > 3);
+    await until(() => output.stdout.split('\n').length > 3, { message: 'the NAME=value lines are printed' });
     const key = /HOOKSYNC_API_KEY=(.+)/.exec(output.stdout)?.[1];
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     stop('SIGINT');

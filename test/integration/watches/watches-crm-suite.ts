@@ -27,6 +27,7 @@ import {
 import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { until } from '../../helpers/until.js';
 import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -101,13 +102,17 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
       .orderBy('id')
       .execute();
   const settled = async (count: number) => {
-    const deadline = performance.now() + 20_000;
-    for (;;) {
-      const all = await events();
-      if (all.length >= count && all.every((event) => event.status !== 'pending')) return all;
-      if (performance.now() > deadline) throw new Error(`events not settled: ${JSON.stringify(all)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    let all: Awaited<ReturnType<typeof events>> = [];
+    await until(
+      async () => {
+        all = await events();
+        return all.length >= count && all.every((event) => event.status !== 'pending');
+      },
+      { message: `${count} events are settled` },
+    ).catch((error: unknown) => {
+      throw new Error(`events not settled: ${JSON.stringify(all)}`, { cause: error });
+    });
+    return all;
   };
   /** Baseline: everyone where the file says. */
   const baseline = async (watch: WatchDefinition) => {

@@ -12,8 +12,8 @@ import { DEFAULT_WATCH_CONCURRENCY } from '../../../src/watches/run-cycle.js';
 import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { createDatabaseUrl, type Dialect } from '../../helpers/receiver-harness.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
+import { until as waitUntil } from '../../helpers/until.js';
 import { championsWatch, contactsCsv, writeWatchesEnv } from '../../helpers/watches-env.js';
-import { until } from '../destinations/destinations-context.js';
 
 const ROWS = 8;
 const fixture = useServeFixture('hooksync-watch-kill-');
@@ -28,6 +28,14 @@ afterEach(async () => {
   await dbUrl?.drop();
   dbUrl = undefined;
 });
+
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 90_000,
+): Promise<void> {
+  await waitUntil(check, { message: what, timeout: timeoutMs });
+}
 
 const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 if (!TEST_DATABASE_URL) {

@@ -27,6 +27,7 @@ import {
   createWebhookSecret,
   startStandardWebhookConsumer,
 } from '../../helpers/standard-webhook-consumer.js';
+import { until } from '../../helpers/until.js';
 import { championsWatch, contactsCsv } from '../../helpers/watches-env.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -420,10 +421,9 @@ export function defineWatchesSuite(dialect: Dialect): void {
       });
       await cycle(watch);
       const changes = () => consumer.accepted().filter((e) => e.event.type === 'watch.change');
-      const deadline = Date.now() + 15_000;
-      while ((changes().length < 1 || consumer.accepted().length < 11) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => changes().length >= 1 && consumer.accepted().length >= 11, {
+        message: 'the change and the eleven events are accepted',
+      });
       expect(changes()).toHaveLength(1);
       expect(changes()[0]!.id).toMatch(/^watch_change_\d+$/);
       expect(changes()[0]!.event.data).toMatchObject({
@@ -459,17 +459,17 @@ export function defineWatchesSuite(dialect: Dialect): void {
     });
     const storedFinished = async (count: number): Promise<void> => {
       await h.sim.waitForDeliveries({ count, timeoutMs: 15_000 });
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const rows = await h.database.db
-          .selectFrom('jobs')
-          .select('job_id')
-          .where('status', '=', 'SUCCEEDED')
-          .execute();
-        if (rows.length >= count) return;
-        if (Date.now() > deadline) throw new Error(`${rows.length} of ${count} finished jobs stored`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        async () =>
+          (
+            await h.database.db
+              .selectFrom('jobs')
+              .select('job_id')
+              .where('status', '=', 'SUCCEEDED')
+              .execute()
+          ).length >= count,
+        { message: `${count} finished jobs are stored` },
+      );
     };
     const settle = (watch: WatchDefinition) =>
       settlePendingChecks(h.database.db, watch, {
@@ -543,20 +543,15 @@ export function defineWatchesSuite(dialect: Dialect): void {
           .where('finished_at', 'is not', null)
           .execute()
       ).length;
-    const until = async (count: number) => {
-      const deadline = Date.now() + 30_000;
-      while ((await finishedCycles()) < count) {
-        if (Date.now() > deadline) throw new Error(`fewer than ${count} cycles finished`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const finished = (count: number) =>
+      until(async () => (await finishedCycles()) >= count, { message: `${count} cycles are finished` });
     const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
-    await until(1);
+    await finished(1);
     // b starts while a holds the lease: it waits, then takes the watch over when a stops.
     const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
     await a.close();
     const handedOver = await finishedCycles();
-    await until(handedOver + 2);
+    await finished(handedOver + 2);
     await b.close();
     const cycles = await h.database.db.selectFrom('watch_cycles').selectAll().orderBy('cycle').execute();
     for (const c of cycles.filter((row) => row.finished_at !== null)) expect(c.checked).toBe(5);
@@ -567,16 +562,17 @@ export function defineWatchesSuite(dialect: Dialect): void {
     const watch = await writeChampionsWatch();
     const a = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
     const b = startWatches({ ...h.deps(), watches: [watch], leasePollMs: 20 });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const done = await h.database.db
-        .selectFrom('watch_cycles')
-        .select('cycle')
-        .where('finished_at', 'is not', null)
-        .execute();
-      if (done.length >= 3 || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(
+      async () =>
+        (
+          await h.database.db
+            .selectFrom('watch_cycles')
+            .select('cycle')
+            .where('finished_at', 'is not', null)
+            .execute()
+        ).length >= 3,
+      { message: 'three cycles are finished' },
+    );
     await Promise.all([a.close(), b.close()]);
     const cycles = await h.database.db.selectFrom('watch_cycles').selectAll().orderBy('cycle').execute();
     expect(cycles.filter((c) => c.finished_at !== null).length).toBeGreaterThanOrEqual(3);

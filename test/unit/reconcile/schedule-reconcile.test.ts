@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-report.js';
 import { scheduleReconcile } from '../../../src/reconcile/schedule-reconcile.js';
@@ -27,7 +27,16 @@ describe('scheduleReconcile', () => {
     }
   });
 
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('never overlaps runs: a tick during a run is skipped; stop ends the schedule', async () => {
+    // On a fake clock (croner's timers and Date, and the runs' own 1.3 s): the same seconds, none waited.
+    vi.useFakeTimers({
+      now: new Date('2026-01-01T00:00:00.500Z'),
+      toFake: ['setTimeout', 'clearTimeout', 'Date'],
+    });
     let active = 0;
     let maxActive = 0;
     let started = 0;
@@ -42,11 +51,11 @@ describe('scheduleReconcile', () => {
         return { status: 'completed', recovered: 0 } as ReconcileReport;
       },
     });
-    await sleep(2300);
+    await vi.advanceTimersByTimeAsync(2300);
     expect(schedule.isRunning() || started >= 1).toBe(true);
     schedule.stop();
     const startedAtStop = started;
-    await sleep(1100);
+    await vi.advanceTimersByTimeAsync(1100);
     // Ticks every second for ~2.3 s, but each run lasts 1.3 s: at most two runs, never two at once.
     expect(startedAtStop).toBeGreaterThanOrEqual(1);
     expect(startedAtStop).toBeLessThanOrEqual(2);
