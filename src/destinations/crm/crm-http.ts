@@ -9,7 +9,7 @@ import { parseRetryAfterSeconds } from '../../client/retry-after.js';
 import { CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
 import type { Pace } from '../shared-pace.js';
 import type { CallCounter } from './crm-counters.js';
-import { type CrmRetryPolicy, withCrmRetries } from './crm-retry.js';
+import { type CrmRetryPolicy, policyFor, withCrmRetries } from './crm-retry.js';
 
 /** Largest CRM answer read: far above a page of 200 records or a portal's property definitions. */
 export const DEFAULT_MAX_CRM_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -129,6 +129,6 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   };
   return {
     request: (method, path, body, signal) =>
-      withCrmRetries(config.retry, signal, () => once(method, path, body, signal)),
+      withCrmRetries(policyFor(config.retry, method), signal, () => once(method, path, body, signal)),
   };
 }

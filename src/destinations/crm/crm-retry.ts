@@ -19,6 +19,17 @@ export interface CrmRetryPolicy {
    * the server when it says (Retry-After, a rate-limit window), otherwise the policy's own backoff.
    */
   delayMs(error: CrmError, attempt: number): number;
+  /**
+   * Methods sent once, never retried within the call (Pipedrive's POST, a create with no upsert behind it): a
+   * create the CRM made but answered with an error, or whose connection dropped after the write, would be
+   * made again. The failure goes back to the lane, whose next attempt looks for the record before writing.
+   */
+  readonly sendOnce?: readonly string[];
+}
+
+/** `policy` for a call with `method`: no retry at all when the policy sends that method once. */
+export function policyFor(policy: CrmRetryPolicy, method: string): CrmRetryPolicy {
+  return policy.sendOnce?.includes(method) === true ? { ...policy, retries: 0 } : policy;
 }
 
 /** How an aborted or timed-out call is reported: the lane retries it on its schedule. */

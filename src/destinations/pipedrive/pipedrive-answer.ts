@@ -83,9 +83,15 @@ export function dailyBudget(headers: Headers): { limit: number; remaining: numbe
   return { limit: Number(limit), remaining: Number(remaining) };
 }
 
-/** Retries within a call: 5xx, 408 and dropped connections, 200 ms × attempt apart (or the server's wait). */
+/**
+ * Retries within a call: 5xx, 408 and dropped connections, 200 ms × attempt apart (or the server's wait), for
+ * GET and PATCH only. A POST (a record or field create: Pipedrive has no upsert) is sent once: one that
+ * Pipedrive made but answered with an error is not made again blindly; the lane's next attempt goes through
+ * the key → id map and search first (docs/destinations.md, Pipedrive).
+ */
 export const PIPEDRIVE_RETRY_POLICY: CrmRetryPolicy = {
   retries: 2,
+  sendOnce: ['POST'],
   shouldRetry(error: CrmError) {
     const { status, trouble } = error;
     if (trouble.kind !== 'retry') return false;

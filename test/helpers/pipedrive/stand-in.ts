@@ -52,6 +52,15 @@ export interface PipedriveStandIn {
   spent(): number;
   /** Answers the next matching call with `status` and `body` instead (once). */
   failNext(match: { method?: string; path: RegExp }, status: number, body: string | object): void;
+  /**
+   * Handles the next matching call (a create is made) but loses its answer (once): answers `status` with an
+   * error body, or drops the connection (`'drop'`); `then` runs once the call was handled.
+   */
+  loseAnswerToNext(
+    match: { method?: string; path: RegExp },
+    answer: number | 'drop',
+    then?: () => void,
+  ): void;
   /** Holds every answer this long before the call is handled (a process killed while it waits). */
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -141,6 +150,7 @@ export async function startPipedriveStandIn(
   let ignored = 0;
   let blockedUntil = 0;
   const faults: Array<{ method?: string; path: RegExp; status: number; body: string | object }> = [];
+  const lost: Array<{ method?: string; path: RegExp; answer: number | 'drop'; then?: () => void }> = [];
 
   const remaining = () => Math.max(0, dailyTokens - spent);
   const dailyHeaders = (res: ServerResponse) => {
@@ -541,6 +551,26 @@ export async function startPipedriveStandIn(
         );
       }
       spent += answer.tokens;
+      const lose = lost.findIndex(
+        (l) => (l.method === undefined || l.method === method) && l.path.test(url.pathname),
+      );
+      if (lose >= 0) {
+        const [l] = lost.splice(lose, 1);
+        l!.then?.();
+        if (l!.answer === 'drop') {
+          res.destroy();
+          return seen(0, answer.tokens);
+        }
+        dailyHeaders(res);
+        json(res, l!.answer, {
+          success: false,
+          error: 'Gateway error',
+          error_info: 'Please check developers.pipedrive.com',
+          data: null,
+          additional_data: null,
+        });
+        return seen(l!.answer, answer.tokens);
+      }
       dailyHeaders(res);
       json(res, answer.status, answer.body);
       seen(answer.status, answer.tokens);
@@ -563,6 +593,14 @@ export async function startPipedriveStandIn(
         path: match.path,
         status,
         body,
+      });
+    },
+    loseAnswerToNext(match, answer, then) {
+      lost.push({
+        ...(match.method !== undefined ? { method: match.method } : {}),
+        path: match.path,
+        answer,
+        ...(then !== undefined ? { then } : {}),
       });
     },
     close: () =>

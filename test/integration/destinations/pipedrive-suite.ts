@@ -316,6 +316,24 @@ export function definePipedriveSuite(provision: Provision): void {
     expect(state!.counters.rate_limited_burst).toBe(1);
   });
 
+  for (const lost of [502, 'drop'] as const)
+    it(`a create Pipedrive made but answered ${lost === 'drop' ? 'by dropping the connection' : `with ${lost}`} is not sent again: the lane's next attempt finds it by search`, async () => {
+      const keys = createFields();
+      // The lane tries again at once (50 ms), its search then seeing the create (the index lag ended).
+      const configured = await configure({ retry: { schedule: ['50ms', '50ms'] } });
+      pd.loseAnswerToNext({ method: 'POST', path: /organizations$/ }, lost, () => pd.store.settleIndex());
+      await world.storeFixture('company-reveal');
+      await deliverAll(configured);
+      expect(orgs().map((o) => o.custom_fields[keys.domain])).toEqual(['acme-robotics.com']);
+      const [event] = await events();
+      expect([event!.status, event!.attempts]).toEqual(['delivered', 2]);
+      expect(pd.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/organizations'))).toHaveLength(
+        1,
+      );
+      const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
+      expect(recorded.map((r) => r.record_id)).toContain(String(orgs()[0]!.id));
+    });
+
   it('a daily 429 defers the events until the reset', async () => {
     createFields();
     const configured = await configure();

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { policyFor } from '../../../../src/destinations/crm/crm-retry.js';
+import { HUBSPOT_RETRY_POLICY } from '../../../../src/destinations/hubspot/hubspot-answer.js';
 import { DailyBudget } from '../../../../src/destinations/pipedrive/daily-budget.js';
 import {
   BURST_WINDOW_MS,
@@ -67,6 +69,13 @@ describe('classifyTrouble', () => {
     expect(unavailable.kind).toBe('retry');
     expect(PIPEDRIVE_RETRY_POLICY.shouldRetry(new CrmError(503, unavailable))).toBe(true);
     expect(PIPEDRIVE_RETRY_POLICY.shouldRetry(new CrmError(429, classify(429, '{}', {}, 2_000)))).toBe(false);
+  });
+
+  it('sends a create (POST) once, and retries GET and PATCH within the call; HubSpot retries its POSTs as before', () => {
+    expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'POST').retries).toBe(0);
+    expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'PATCH').retries).toBe(2);
+    expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'GET').retries).toBe(2);
+    expect(policyFor(HUBSPOT_RETRY_POLICY, 'POST').retries).toBe(2);
   });
 
   it('reads the daily budget headers, and none when they are missing', () => {
