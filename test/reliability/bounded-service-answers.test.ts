@@ -5,7 +5,6 @@
  * (under the old 64 MiB cap, which killed `launch reveal` with "Reached heap limit") are refused unread,
  * their rows left `uncertain`, and a re-run reports them instead of paying again.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,23 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withMigratedDatabase } from '../../src/storage/open-migrated-database.js';
 import { ensureBuilt } from '../helpers/ensure-built.js';
 import { startLargeRevealUpstream } from '../helpers/large-reveal-upstream.js';
+import { type ProcessRun, runNode } from '../helpers/run-process.js';
 import { startStreamingUpstream } from '../helpers/streaming-upstream.js';
 
 const HEAP_MB = 64;
 const ROWS = 16;
 const MiB = 1024 * 1024;
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `hooksync launch reveal` under a small heap, eight at a time. */
-function launchUnderHeap(cli: string, env: Record<string, string>, file: string): Promise<Run> {
-  const child = spawn(
-    process.execPath,
+function launchUnderHeap(cli: string, env: Record<string, string>, file: string): Promise<ProcessRun> {
+  return runNode(
     [
       `--max-old-space-size=${HEAP_MB}`,
       cli,
@@ -42,17 +34,6 @@ function launchUnderHeap(cli: string, env: Record<string, string>, file: string)
       '8',
     ],
     { env: { ...process.env, ...env, HOOKSYNC_LOG_LEVEL: 'error' } },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
 }
 

@@ -3,7 +3,6 @@
  * SIGTERM as it did in one thread; and a thread that stops without an exit code (out of its heap, or an
  * uncaught error) ends the process with exit 1 and one line saying why, after what the thread wrote.
  */
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { openDatabase } from '../../../src/storage/open-database.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
 import { envelopeText } from '../../helpers/envelope-texts.js';
 import { deliver } from '../../helpers/receiver-harness.js';
+import { runNode } from '../../helpers/run-process.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
 import { signDelivery } from '../../helpers/webhook-signer.js';
 
@@ -21,22 +21,8 @@ const helpers = join(dirname(fileURLToPath(import.meta.url)), '../../helpers/bou
 /** Runs a stand-in thread through the built thread runner; resolves its exit code and output. */
 function runStandIn(worker: string, oldGenerationMb: number, env: Record<string, string> = {}) {
   const dist = dirname(dirname(ensureBuilt()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(helpers, 'run-thread.mjs'), dist, join(helpers, worker), String(oldGenerationMb)],
-      { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  return runNode([join(helpers, 'run-thread.mjs'), dist, join(helpers, worker), String(oldGenerationMb)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
 }
 
@@ -66,19 +52,13 @@ describe('the bounded thread of the built CLI', () => {
   }, 60_000);
 
   it('refuses a bad ceiling in the thread’s own words, exit 2', async () => {
-    const serve = spawn(process.execPath, [ensureBuilt(), 'serve'], {
+    const { code, stderr } = await runNode([ensureBuilt(), 'serve'], {
       env: {
         PATH: process.env.PATH ?? '',
         HOOKSYNC_MEMORY_MB: 'lots',
         HOOKSYNC_DATABASE_URL: join(fixture.dir, 'bad.db'),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    serve.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const code = await new Promise<number | null>((resolve) => serve.once('close', resolve));
     expect(code).toBe(2);
     expect(stderr).toBe(
       'hooksync: HOOKSYNC_MEMORY_MB must be a whole number of MiB (got "lots") (CONFIG_INVALID)\n',

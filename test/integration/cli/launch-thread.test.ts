@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { ensureBuilt } from '../../helpers/ensure-built.js';
+import { runNode } from '../../helpers/run-process.js';
 import { until } from '../../helpers/until.js';
 
 describe('hooksync launch in its worker thread (built CLI)', () => {
@@ -27,28 +28,15 @@ describe('hooksync launch in its worker thread (built CLI)', () => {
   });
 
   function run(args: string[], stdin: string, database: string) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [cli, ...args], {
-        env: {
-          ...process.env,
-          HOOKSYNC_API_BASE_URL: sim.url,
-          HOOKSYNC_API_KEY: sim.apiKey,
-          HOOKSYNC_DATABASE_URL: join(dir, database),
-          HOOKSYNC_LOG_LEVEL: 'warn',
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin);
+    return runNode([cli, ...args], {
+      env: {
+        ...process.env,
+        HOOKSYNC_API_BASE_URL: sim.url,
+        HOOKSYNC_API_KEY: sim.apiKey,
+        HOOKSYNC_DATABASE_URL: join(dir, database),
+        HOOKSYNC_LOG_LEVEL: 'warn',
+      },
+      stdin,
     });
   }
 
