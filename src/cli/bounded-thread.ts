@@ -5,8 +5,8 @@
  * thread reached 115–172 MiB of heap and array buffers whatever the memory ceiling), and a process cannot
  * bound its own heap without changing V8's flags. The thread runs the whole CLI on the command line; the
  * main thread only pipes its streams and passes the interrupt on. This module stays small: the main thread
- * loads it alone (with the import-free memory-budgets.ts and the readers of the variables that size the
- * thread).
+ * loads it alone (with memory-budgets.ts, which imports only the import-free answer sizes, and the readers of
+ * the variables that size the thread).
  */
 import type { Readable, Writable } from 'node:stream';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
@@ -170,7 +170,7 @@ function describeStop(run: ThreadRun, failure: Error | undefined): string {
     );
   }
   const ceiling = run.host.env[MEMORY_CEILING_VARIABLE];
-  const set = ceiling === undefined || ceiling.trim() === '' ? 'the container’s limit or none' : ceiling;
+  const set = ceiling === undefined || ceiling.trim() === '' ? "the container's limit or none" : ceiling;
   return (
     `serve ran out of memory (${bound}, sized by ${MEMORY_CEILING_VARIABLE}: ${set}): ` +
     `raise ${MEMORY_CEILING_VARIABLE} (and the container's memory with it)`

@@ -12,7 +12,7 @@ import type { ReceiverMetrics } from './create-metrics.js';
 import type { DeliveryAnswer } from './delivery-answer.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './delivery-limits.js';
 import type { DeliveryHandler } from './handle-delivery.js';
-import { lingerWithoutReading } from './linger-without-reading.js';
+import { lingerIfUnread } from './linger-without-reading.js';
 
 /** Deliveries in progress beyond which new ones get 429 (the sender retries later). */
 export const DEFAULT_MAX_IN_FLIGHT = 2048;
@@ -72,7 +72,7 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
       const answer = await deps.handleDelivery.receive(request);
       if (answer.connection === 'destroy') response.destroy();
       else {
-        if (answer.connection === 'close' && !request.complete) lingerWithoutReading(request);
+        lingerIfUnread(request, answer);
         send(response, answer);
       }
     } finally {

@@ -6,7 +6,7 @@
  * Mount it before any body parser on that route: it then applies the same rules as `hooksync serve`
  * (issue 15): the token is verified before the body is read, unsigned bodies are read only up to a prefix,
  * verified ones within the handler's memory budget; a delivery answered before its body is read is not
- * read further, and its connection ends as `serve` ends it (lingerWithoutReading). A Buffer left by
+ * read further, and its connection ends as `serve` ends it (lingerIfUnread). A Buffer left by
  * `express.raw()` is accepted too, but then the parser has already read the whole body, whoever sent it.
  * Mounted after a parser that left anything else (`express.json()`), it answers 500 at once, naming the
  * cause and the fix, and logs it once.
@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
 import { type DeliveryAnswer, retryLater } from './delivery-answer.js';
 import type { DeliveryHandler } from './handle-delivery.js';
-import { lingerWithoutReading } from './linger-without-reading.js';
+import { lingerIfUnread } from './linger-without-reading.js';
 
 /** Knobs of {@link createWebhookMiddleware}. */
 export interface WebhookMiddlewareOptions {
@@ -70,7 +70,7 @@ export function createWebhookMiddleware(
     const answer = await handler.receive(req);
     // Answered before the body was wholly read (a refusal, a budget spent): the rest is not read, and the
     // connection ends once the answer is out, exactly as `hooksync serve` leaves it.
-    if (answer.connection === 'close' && !req.complete) lingerWithoutReading(req);
+    lingerIfUnread(req, answer);
     send(res, answer);
   };
 }

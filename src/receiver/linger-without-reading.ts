@@ -45,6 +45,15 @@ export function lingerWithoutReading(request: IncomingMessage, maxLingering = MA
 }
 
 /**
+ * Before `answer` is written to `request`'s sender: when it closes the connection (`connection: 'close'`)
+ * while the body is not wholly read, the connection is left as {@link lingerWithoutReading} leaves it. The
+ * one rule for `hooksync serve` and the express middleware.
+ */
+export function lingerIfUnread(request: IncomingMessage, answer: { readonly connection?: string }): void {
+  if (answer.connection === 'close' && !request.complete) lingerWithoutReading(request);
+}
+
+/**
  * Where node:http would close a connection once its last answer is written (`destroySoon`, which destroys
  * the socket as soon as the answer is flushed): half-close it instead and destroy it {@link LINGER_MS} later,
  * or when it closes first, or when `maxLingering` newer ones linger.
