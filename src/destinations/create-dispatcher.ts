@@ -9,8 +9,7 @@ import { type Logger, pino } from 'pino';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { DestinationLane } from './destination-lane.js';
 import type { DestinationMetrics } from './destination-metrics.js';
-import type { ScheduledDestination } from './destination-type.js';
-import type { ConfiguredDestination } from './load-destinations.js';
+import type { ConfiguredDestination, ScheduledDestination } from './destination-type.js';
 import { pausedDestinations, pruneDeliveredEvents, syncDestinations } from './outbox.js';
 import { whenUnlocked } from './when-unlocked.js';
 

@@ -183,3 +183,17 @@ export interface DestinationType<C extends DestinationBase> {
    */
   resolveSecrets?(config: C, env: Readonly<Record<string, string | undefined>>): string[];
 }
+
+/** One destination, validated, ready to create. */
+export interface ConfiguredDestination {
+  readonly name: string;
+  readonly type: string;
+  /** Outbox settings (retry schedule, timeout, ...); undefined for a scheduled type. */
+  readonly dispatch: DispatchSettings | undefined;
+  /** The export template it uses, if any (checked to exist at load). */
+  readonly template: string | undefined;
+  /** Builds the working destination (secrets are handed over here, never exposed). */
+  create(deps: DestinationDeps): Destination;
+  /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
+  readonly contactReader?: ContactReader | undefined;
+}

@@ -14,23 +14,11 @@ import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
-import type { ContactReader, Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
-import { DESTINATION_TYPES } from './destination-types.js';
+import type { ConfiguredDestination } from './destination-type.js';
+import { DESTINATION_TYPES, loadDestinationType } from './destination-types.js';
 import { webhookSecretKey } from './sign-standard-webhook.js';
 
-/** One destination, validated, ready to create. */
-export interface ConfiguredDestination {
-  readonly name: string;
-  readonly type: string;
-  /** Outbox settings (retry schedule, timeout, ...); undefined for a scheduled type. */
-  readonly dispatch: DispatchSettings | undefined;
-  /** The export template it uses, if any (checked to exist at load). */
-  readonly template: string | undefined;
-  /** Builds the working destination (secrets are handed over here, never exposed). */
-  create(deps: DestinationDeps): Destination;
-  /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
-  readonly contactReader?: ContactReader | undefined;
-}
+export type { ConfiguredDestination } from './destination-type.js';
 
 const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
 
@@ -105,7 +93,7 @@ export async function parseDestinations(
   for (const [index, entry] of top.data.destinations.entries()) {
     const name = typeof entry.name === 'string' ? entry.name : undefined;
     const where = `${label}: destination ${name === undefined ? `#${index + 1}` : `"${name}"`}`;
-    const definition = typeof entry.type === 'string' ? DESTINATION_TYPES[entry.type] : undefined;
+    const definition = typeof entry.type === 'string' ? await loadDestinationType(entry.type) : undefined;
     if (definition === undefined) {
       throw new ConfigError(
         `${where}, field type: must be one of ${Object.keys(DESTINATION_TYPES).join(', ')}`,

@@ -10,7 +10,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { decodeEnvelope } from '../storage/envelope-codec.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
-import type { ConfiguredDestination } from './load-destinations.js';
+import type { ConfiguredDestination } from './destination-type.js';
 import type { EventJob } from './plan-outcome.js';
 
 /** A claimed event with what its delivery needs from the job. */

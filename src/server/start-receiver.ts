@@ -5,24 +5,19 @@
  * by a module of its own (parts/) and closed in reverse order, on close or when a later part fails to
  * start. Used by the CLI, the demo, the tests and the benchmarks, so that they all run the same receiver.
  */
-import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { createClient } from '../client/create-client.js';
 import { checkServeConfig } from '../config/check-serve-config.js';
-import type { HooksyncConfig } from '../config/load-config.js';
-import type { ConfiguredDestination } from '../destinations/load-destinations.js';
 import { createBodyBudget } from '../receiver/create-body-budget.js';
 import { createDeliveryStats, type DeliveryStats } from '../receiver/create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
 import type { Receiver } from '../receiver/create-receiver.js';
-import { type DeliveryLimits, resolveDeliveryLimits } from '../receiver/delivery-limits.js';
+import { resolveDeliveryLimits } from '../receiver/delivery-limits.js';
 import type { JobStore } from '../storage/job-store/job-store.js';
 import { countQueued } from '../storage/job-store/normalization-queue.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
-import type { WatchDefinition } from '../watches/load-watches.js';
-import type { WatchClock } from '../watches/watch-clock.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { applyMemoryPlan, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';
@@ -34,8 +29,10 @@ import { startKeySet } from './parts/start-key-set.js';
 import { startReconcileSchedule } from './parts/start-reconcile-schedule.js';
 import { startWatchesPart } from './parts/start-watches-part.js';
 import { registerReconcileMetrics } from './reconcile-metrics.js';
+import type { StartReceiverOptions } from './start-receiver-options.js';
 
 export { DELIVERY_PURGE_INTERVAL_MS } from './parts/start-delivery-purge.js';
+export type { StartReceiverOptions } from './start-receiver-options.js';
 
 /**
  * The long-running parts of serve beside receiving, in starting order: each starts after the store and
@@ -48,53 +45,6 @@ export const SERVE_PARTS: readonly ServePart[] = [
   startReconcileSchedule,
   startWatchesPart,
 ];
-
-/** Knobs beyond the config, mostly for tests and benchmarks. */
-export interface StartReceiverOptions {
-  config: HooksyncConfig;
-  logger?: Logger;
-  /**
-   * Clock in epoch ms for token times (iat, exp) and stored timestamps (default Date.now). The key set's
-   * refresh and cooldown timers keep the real clock.
-   */
-  now?: () => number;
-  fetch?: typeof globalThis.fetch;
-  bodyLimitBytes?: number;
-  /** Time for a request's headers, and for the whole request, in ms (defaults 10 s and 60 s). */
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  /** Overrides of the delivery limits (budgets, rates, deadlines), over the config's. */
-  limits?: Partial<DeliveryLimits>;
-  toleranceSeconds?: number;
-  /** Least ms between key-set refetches for unknown kids (default 30 s). */
-  unknownKidCooldownMs?: number;
-  /** Overrides the config's port (0 picks a free one). */
-  port?: number;
-  /** Also run reconcile on this cron schedule (croner syntax, e.g. "0 3 * * *"); runs never overlap. */
-  reconcileCron?: string;
-  /** Grace period of those runs, as `reconcile --older-than` (default 15 min). */
-  reconcileOlderThanMs?: number;
-  /**
-   * Where jobs are written: `worker` (default), a thread of its own that commits and then derives the
-   * normalized rows; `main`, this thread, rows in the storing transaction (an in-memory database, whose
-   * connection no other thread can share, always uses `main`).
-   */
-  storeThread?: 'worker' | 'main';
-  /**
-   * The store worker's script (default: the built store-worker.js beside the job store module). Code run
-   * from the TypeScript sources (tests) passes the built one: worker threads run JavaScript only.
-   */
-  storeWorkerUrl?: URL;
-  /**
-   * The destinations (loadDestinations) the dispatcher delivers to; their routing is recorded before the
-   * first job is received. Default none: the routing is cleared, so no new events are written.
-   */
-  destinations?: readonly ConfiguredDestination[];
-  /** The watches (loadWatches) to run: each checks its rows every cycle, under a lease of its own. */
-  watches?: readonly WatchDefinition[];
-  /** The watches' clock (tests); default the real one. */
-  watchClock?: WatchClock;
-}
 
 /** A receiver that is listening. */
 export interface RunningReceiver {

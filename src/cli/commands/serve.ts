@@ -82,12 +82,12 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const logger = createLogger(config.logLevel);
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
-    const { loadWatches } = await import('../../watches/load-watches.js');
-    // A CRM source reads through a destination of the destinations file (docs/watches.md).
+    // A CRM source reads through a destination of the destinations file (docs/watches.md). Loaded only
+    // with a watches file: its sources' schemas name CRM fields, and serve loads no CRM it does not use.
     const watches =
       config.watchesFile === undefined
         ? []
-        : loadWatches(config.watchesFile, {
+        : (await import('../../watches/load-watches.js')).loadWatches(config.watchesFile, {
             destinations: config.destinationsFile === undefined ? undefined : destinations,
           });
     const { isPostgresUrl } = await import('../../storage/open-database.js');

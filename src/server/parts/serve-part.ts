@@ -9,7 +9,7 @@ import type { HooksyncConfig } from '../../config/load-config.js';
 import type { ReceiverMetrics } from '../../receiver/create-metrics.js';
 import type { JobStore } from '../../storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
-import type { StartReceiverOptions } from '../start-receiver.js';
+import type { StartReceiverOptions } from '../start-receiver-options.js';
 
 /** Something started that must be closed: a timer, a schedule, a connection, a server. */
 export interface Closable {

@@ -1,7 +1,8 @@
 /**
  * The layering of `src/` (docs/architecture.md, "Layers"), read off the imports: a part imports only the parts
  * below it, the folder graph has no cycle, and no two files need each other at run time. Type-only imports
- * count for the layers and the folder graph (a type is a dependency too), not for the run-time cycles.
+ * count for the layers, the folder graph and the size of a file circle (a type is a dependency too), not for
+ * the run-time cycles nor for what serve loads at start.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -43,7 +44,15 @@ interface Import {
   from: string;
   to: string;
   typeOnly: boolean;
+  dynamic: boolean;
 }
+
+/** The most files one import circle may hold, type imports included (issue 44). */
+const MAX_CIRCLE_FILES = 5;
+/** What the thread that runs `serve` starts from (cli/bounded-worker.ts runs the CLI), and serve's root. */
+const SERVE_ENTRIES = ['cli/run-cli.ts', 'server/start-receiver.ts'];
+/** The registry of destination types, which loads each type's module when a configuration names it. */
+const REGISTRY = 'destinations/destination-types.ts';
 
 // Static imports and re-exports (`import type` / `export type` are type-only; `import { type A }` is not:
 // under verbatimModuleSyntax it still loads the module), and dynamic imports of a literal path.
@@ -57,12 +66,12 @@ function readImports(): Import[] {
   );
   for (const file of files.map((name) => join(SRC, name))) {
     const text = readFileSync(file, 'utf8');
-    const add = (specifier: string, typeOnly: boolean): void => {
+    const add = (specifier: string, typeOnly: boolean, dynamic: boolean): void => {
       const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
-      imports.push({ from: relative(SRC, file), to: relative(SRC, target), typeOnly });
+      imports.push({ from: relative(SRC, file), to: relative(SRC, target), typeOnly, dynamic });
     };
-    for (const match of text.matchAll(STATIC)) add(match[2] ?? '', match[1] !== undefined);
-    for (const match of text.matchAll(DYNAMIC)) add(match[1] ?? '', false);
+    for (const match of text.matchAll(STATIC)) add(match[2] ?? '', match[1] !== undefined, false);
+    for (const match of text.matchAll(DYNAMIC)) add(match[1] ?? '', false, true);
   }
   return imports;
 }
@@ -111,6 +120,27 @@ function graph(pairs: Iterable<readonly [string, string]>): Map<string, Set<stri
     edges.get(from)?.add(to);
   }
   return edges;
+}
+
+/** Every file reached from `entries` through `edges`, each with the file that first reached it. */
+function reach(edges: ReadonlyMap<string, ReadonlySet<string>>, entries: readonly string[]) {
+  const via = new Map<string, string | undefined>(entries.map((entry) => [entry, undefined]));
+  const queue = [...entries];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const next of edges.get(file) ?? []) {
+      if (via.has(next)) continue;
+      via.set(next, file);
+      queue.push(next);
+    }
+  }
+  return via;
+}
+
+/** `file` and the files that led to it from an entry, entry first. */
+function pathTo(via: ReadonlyMap<string, string | undefined>, file: string): string {
+  const path = [file];
+  for (let at = via.get(file); at !== undefined; at = via.get(at)) path.unshift(at);
+  return path.join(' -> ');
 }
 
 const imports = readImports();
@@ -167,5 +197,27 @@ describe('architecture', () => {
       imports.filter((edge) => !edge.typeOnly).map((edge) => [edge.from, edge.to] as const),
     );
     expect(cycles(files)).toEqual([]);
+  });
+
+  it(`has no import circle of more than ${MAX_CIRCLE_FILES} files, type imports included`, () => {
+    const files = graph(imports.map((edge) => [edge.from, edge.to] as const));
+    const large = cycles(files).filter((circle) => circle.length > MAX_CIRCLE_FILES);
+    expect(large).toEqual([]);
+  });
+
+  it("loads no destination type's module at serve's start: the registry loads each when named", () => {
+    const typeModules = imports.filter((edge) => edge.from === REGISTRY && edge.dynamic).map((e) => e.to);
+    expect(typeModules).toEqual(expect.arrayContaining(['destinations/webhook-destination.ts']));
+    expect(typeModules.length).toBeGreaterThanOrEqual(5);
+    // A type's module, or any file in a folder of destinations/ (a CRM's adapter, the CRM core).
+    const isDestinationModule = (file: string) =>
+      typeModules.includes(file) || /^destinations\/[^/]+\//.test(file);
+    const loading = graph(
+      imports.filter((edge) => !edge.typeOnly && !edge.dynamic).map((edge) => [edge.from, edge.to] as const),
+    );
+    const via = reach(loading, SERVE_ENTRIES);
+    expect(via.has('server/parts/start-dispatch.ts')).toBe(true);
+    const loaded = [...via.keys()].filter(isDestinationModule).map((file) => pathTo(via, file));
+    expect(loaded).toEqual([]);
   });
 });
