@@ -50,6 +50,11 @@ export interface StartReceiverOptions {
    * first job is received. Default none: the routing is cleared, so no new events are written.
    */
   destinations?: readonly ConfiguredDestination[];
+  /**
+   * How often the dispatcher looks for due events when nothing woke it (default 500 ms): a stored job
+   * wakes it at once, so this paces only retries and events written by other processes.
+   */
+  dispatchPollMs?: number;
   /** The watches (loadWatches) to run: each checks its rows every cycle, under a lease of its own. */
   watches?: readonly WatchDefinition[];
   /** The watches' clock (tests); default the real one. */

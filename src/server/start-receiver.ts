@@ -21,6 +21,7 @@ import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { applyMemoryPlan, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';
+import { createJobsStoredSignal } from './parts/jobs-stored-signal.js';
 import { createPartStack, type ServePart } from './parts/serve-part.js';
 import { startDeliveryPurge } from './parts/start-delivery-purge.js';
 import { startDispatch } from './parts/start-dispatch.js';
@@ -117,6 +118,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     // Read from the recorded runs: they count runs from cron and the CLI too.
     registerReconcileMetrics(metrics.registry, db, { logger });
     applyMemoryPlan(memory, metrics);
+    const jobsStored = createJobsStoredSignal();
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
         memory,
@@ -127,10 +129,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
         metrics,
         logger,
         now,
+        jobsStored,
       }),
     );
     const stats = parts.add(createDeliveryStats({ db, now, logger }));
-    const shared = { config, options, logger, now, database, metrics, store, client };
+    const shared = { config, options, logger, now, database, metrics, store, client, jobsStored };
     const receiver = await createHttpReceiver(shared, { keys, stats, budget, limits, storeReady });
     for (const start of SERVE_PARTS) {
       parts.add(await start({ ...shared, receiving: () => receiver.inFlight() }));

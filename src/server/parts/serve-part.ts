@@ -10,6 +10,7 @@ import type { ReceiverMetrics } from '../../receiver/create-metrics.js';
 import type { JobStore } from '../../storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../storage/open-database.js';
 import type { StartReceiverOptions } from '../start-receiver-options.js';
+import type { JobsStoredSignal } from './jobs-stored-signal.js';
 
 /** Something started that must be closed: a timer, a schedule, a connection, a server. */
 export interface Closable {
@@ -33,6 +34,8 @@ export interface ServeContext {
   readonly client: Client | undefined;
   /** Deliveries being received right now: work beside receiving yields to them. */
   readonly receiving: () => number;
+  /** Told when the store committed jobs (their outbox events are due): the dispatcher listens. */
+  readonly jobsStored: JobsStoredSignal;
 }
 
 /**

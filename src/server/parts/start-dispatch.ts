@@ -19,6 +19,7 @@ export const startDispatch: ServePart = async (context) => {
   try {
     const dispatcher = createDispatcher({
       receiving: context.receiving,
+      ...(options.dispatchPollMs !== undefined ? { pollMs: options.dispatchPollMs } : {}),
       database: dispatch.database,
       destinations,
       logger,
@@ -32,8 +33,11 @@ export const startDispatch: ServePart = async (context) => {
     });
     await dispatcher.sync();
     dispatcher.start();
+    // A stored job's events are handed on at once, not at the next poll (issue 44).
+    const unlisten = context.jobsStored.listen(() => dispatcher.wake());
     return {
       async close() {
+        unlisten();
         await dispatcher.stop();
         await closeDatabase();
       },

@@ -66,6 +66,11 @@ export interface JobStoreDeps {
   /** Deferred: called after each normalizer batch with how many jobs got their rows. */
   readonly onNormalized?: (report: { normalized: number }) => void;
   /**
+   * Called after each commit that wrote a job revision (so new outbox events may be due): serve wakes its
+   * dispatcher, instead of leaving the events to its next poll.
+   */
+  readonly onStored?: () => void;
+  /**
    * Deferred: how much the normalizer is handed in memory, in envelope characters (default
    * {@link DEFAULT_HELD_CHARS}); `serve` derives it from its memory ceiling (the normalization queue's budget).
    */
@@ -217,6 +222,7 @@ export function createJobStore(deps: JobStoreDeps): CommitLoopStore {
       }
       if (queued) committer.wakeBackground();
     }
+    if (results.some((result) => result?.revision != null)) deps.onStored?.();
     return results;
   };
 

@@ -16,6 +16,7 @@ import type {
   ToStoreWorker,
   WireError,
   WireOperation,
+  WireResult,
 } from './store-worker-protocol.js';
 
 /** Wait before starting a new worker after one stopped, growing to {@link MAX_RESTART_DELAY_MS}. */
@@ -33,6 +34,8 @@ export interface WorkerJobStoreOptions {
   readonly logger?: Logger;
   /** Called as the worker's normalizer writes rows. */
   readonly onNormalized?: (report: { normalized: number }) => void;
+  /** Called once per answered batch in which a commit wrote a job revision (new outbox events). */
+  readonly onStored?: () => void;
   /**
    * The worker's script (default {@link defaultStoreWorkerUrl}: store-worker.js beside this module). Code
    * run from the TypeScript sources (tests) passes the built one: worker threads run JavaScript only.
@@ -139,16 +142,25 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     }
   }
 
+  /** Settles the submitters of `results`; true when a commit among them wrote a job revision. */
+  function settleResults(results: readonly WireResult[]): boolean {
+    let written = false;
+    for (const result of results) {
+      const entry = waiting.get(result.id);
+      waiting.delete(result.id);
+      if (result.ok) {
+        written ||= result.value?.revision != null;
+        entry?.resolve(result.value);
+      } else entry?.reject(fromWire(result.error));
+    }
+    return written;
+  }
+
   function onMessage(message: FromStoreWorker): void {
     switch (message.t) {
       case 'done':
         stats = message.stats;
-        for (const result of message.results) {
-          const entry = waiting.get(result.id);
-          waiting.delete(result.id);
-          if (result.ok) entry?.resolve(result.value);
-          else entry?.reject(fromWire(result.error));
-        }
+        if (settleResults(message.results)) options.onStored?.();
         return;
       case 'settled':
         settling.get(message.id)?.();
