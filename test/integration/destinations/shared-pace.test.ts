@@ -7,7 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSharedPace, reserveCallSlot } from '../../../src/destinations/shared-pace.js';
+import {
+  createSharedPace,
+  MAX_SLOTS_PER_RESERVATION,
+  reserveCallSlot,
+} from '../../../src/destinations/shared-pace.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
@@ -49,6 +53,48 @@ function definePaceSuite(provision: () => Promise<{ url: string; drop: () => Pro
     }
   });
 
+  it('reserves a block of slots per round trip, hands them out in order, and drops those that passed', async () => {
+    const { url, drop } = await provision();
+    const database = await openMigratedDatabase(url);
+    try {
+      const start = Date.UTC(2026, 10, 25, 12);
+      let clock = start;
+      // 100 per 10 s: 100 ms apart, ten slots (one second) per reservation.
+      const pace = createSharedPace(database.db, 'crm', { requests: 100, perMs: 10_000 }, () => clock);
+      const rowAt = async () =>
+        Date.parse(
+          (
+            await database.db
+              .selectFrom('destination_pace')
+              .select('next_at')
+              .where('destination', '=', 'crm')
+              .executeTakeFirstOrThrow()
+          ).next_at,
+        );
+      const signal = new AbortController().signal;
+      // Each call made at its slot's time goes at once (no sleep); the row moved once for ten calls.
+      for (let i = 0; i < MAX_SLOTS_PER_RESERVATION; i += 1) {
+        clock = start + i * 100;
+        await pace.wait(signal);
+        expect(await rowAt()).toBe(start + MAX_SLOTS_PER_RESERVATION * 100);
+      }
+      clock = start + MAX_SLOTS_PER_RESERVATION * 100;
+      await pace.wait(signal);
+      expect(await rowAt()).toBe(start + 2 * MAX_SLOTS_PER_RESERVATION * 100);
+      // Idle past the block: its unused slots are dropped, the next call reserves anew from now.
+      clock = start + 60_000;
+      await pace.wait(signal);
+      expect(await rowAt()).toBe(clock + MAX_SLOTS_PER_RESERVATION * 100);
+      // Another process's reservation starts after this one's block.
+      expect(await reserveCallSlot(database.db, 'crm', 100, () => clock)).toBe(
+        clock + MAX_SLOTS_PER_RESERVATION * 100,
+      );
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
+
   it('lets a call go at once when the destination was idle, and waits out a reserved slot otherwise', async () => {
     const { url, drop } = await provision();
     const database = await openMigratedDatabase(url);
@@ -59,7 +105,8 @@ function definePaceSuite(provision: () => Promise<{ url: string; drop: () => Pro
       expect(performance.now() - started).toBeLessThan(90);
       await pace.wait(AbortSignal.timeout(5_000));
       expect(performance.now() - started).toBeGreaterThanOrEqual(95);
-      // Twenty slots taken by others: the next call would wait two seconds, and gives up when its signal aborts.
+      // Twenty slots taken by others after this process's block: its next held slot is ~100 ms away, and
+      // the call gives up when its signal aborts first.
       for (let i = 0; i < 20; i += 1) await reserveCallSlot(database.db, 'crm', 100, Date.now);
       await expect(pace.wait(AbortSignal.timeout(20))).rejects.toThrow(/timeout|abort/i);
     } finally {
