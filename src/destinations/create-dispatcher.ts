@@ -58,7 +58,10 @@ export interface Dispatcher {
   sync(): Promise<void>;
   /** Starts the lanes and schedules. */
   start(): void;
-  /** Wakes every lane (a job was just stored). */
+  /**
+   * Wakes every lane (a job was just stored), unless the thread is busy receiving (the last poll found it
+   * over the yield threshold): then the poll and the lanes' own pace hand events on, and receiving comes first.
+   */
   wake(): void;
   /** One pass: every due event attempted once, every scheduled destination run once. */
   deliverOnce(): Promise<DeliverReport>;
@@ -105,19 +108,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let retention: NodeJS.Timeout | undefined;
   const stops: Array<() => Promise<void>> = [];
   let polling: Promise<void> | undefined;
+  let yielding = false;
 
   return {
     sync: () =>
       whenUnlocked(() => syncDestinations(database.db, options.destinations, new Date(now()).toISOString())),
     start() {
       let utilization = performance.eventLoopUtilization();
-      const tick = () => {
+      const tick = (first = false) => {
         const current = performance.eventLoopUtilization();
-        const yielding =
+        const busy =
           performance.eventLoopUtilization(current, utilization).utilization >
           (options.yieldUtilization ?? YIELD_UTILIZATION);
         utilization = current;
-        for (const lane of lanes) lane.setYielding(yielding);
+        for (const lane of lanes) lane.setYielding(busy);
+        // The first tick's window is the instant of start: it says nothing about receiving.
+        if (!first) yielding = busy;
         polling ??= refreshPaused()
           .catch((error: unknown) => logger.warn({ err: error }, 'could not read destination states'))
           .then(() => {
@@ -127,7 +133,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             polling = undefined;
           });
       };
-      tick();
+      tick(true);
       poll = setInterval(tick, options.pollMs ?? DEFAULT_POLL_MS);
       poll.unref();
       const prune = () =>
@@ -141,6 +147,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       for (const { destination } of scheduled) stops.push(destination.start());
     },
     wake() {
+      if (yielding) return;
       for (const lane of lanes) lane.wake();
     },
     async deliverOnce() {
