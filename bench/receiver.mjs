@@ -88,6 +88,13 @@ const VARIANTS = {
     label: 'hooksync serve, --base-dist build (SQLite)',
     stores: 'sqlite',
   },
+  // The reference build with the same webhook destination, beside hooksync-dest (issue 44: the wake).
+  'hooksync-base-dest': {
+    base: 'hooksync',
+    label: 'hooksync serve, --base-dist build (SQLite) + one webhook destination',
+    stores: 'sqlite',
+    destination: true,
+  },
   // The same reference build under the memory ceiling (--memory-mb), beside hooksync-ceiling.
   'hooksync-base-ceiling': {
     base: 'hooksync',
@@ -606,15 +613,16 @@ function ratioLines(kind) {
     }
   }
   // Onward delivery must not slow receiving: with a destination vs without (issue 12; issue 18's ≥ 0.9×).
-  for (const [name, target] of [
-    ['hooksync-dest', undefined],
-    ['hooksync-hubspot', 0.9],
+  for (const [name, target, without] of [
+    ['hooksync-dest', undefined, 'hooksync'],
+    ['hooksync-hubspot', 0.9, 'hooksync'],
+    ['hooksync-base-dest', undefined, 'hooksync-base'],
   ]) {
-    if (!variants.includes(name) || !variants.includes('hooksync')) continue;
+    if (!variants.includes(name) || !variants.includes(without)) continue;
     line(
       VARIANTS[name].label,
       results[kind][name].map((r) => r.requestsPerSecond),
-      'hooksync',
+      without,
       target,
     );
   }

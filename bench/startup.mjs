@@ -5,7 +5,10 @@
  * exits; in the same run and alternating with their floors, `node -e 0` and a bare node:http server
  * answering its first request. Medians over 10 runs (min–max), in ms.
  *
- *   npm run build && node bench/startup.mjs [--runs 10] [--quick: 5 runs]
+ *   npm run build && node bench/startup.mjs [--runs 10] [--quick: 5 runs] [--base-dist DIR]
+ *
+ * With --base-dist DIR (default $HOOKSYNC_BENCH_REFERENCE_DIST) the serve rows run for that build too, in
+ * the same rounds.
  *
  * /healthz is polled every 5 ms from launch on a port picked beforehand (127.0.0.1 only), as a
  * readiness probe would; the floor row measures the probe's own resolution and Node's start.
@@ -30,8 +33,14 @@ const READY_TIMEOUT_MS = 20_000;
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')`;
 
 const { values: flags } = parseArgs({
-  options: { runs: { type: 'string' }, quick: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'base-dist': { type: 'string' },
+  },
 });
+const baseDist = flags['base-dist'] ?? (process.env.HOOKSYNC_BENCH_REFERENCE_DIST || undefined);
+const BASE_MAIN = baseDist === undefined ? undefined : join(baseDist, 'cli/main.js');
 const runs = Number(flags.runs ?? (flags.quick ? 5 : 10));
 if (!existsSync(MAIN)) {
   console.error('dist/ is missing: run `npm run build` first.');
@@ -60,12 +69,28 @@ const CASES = [
     floor: 2,
     run: () => timeServe([MAIN, 'serve'], serveEnv(existingDb)),
   },
+  ...(BASE_MAIN === undefined
+    ? []
+    : [
+        {
+          name: `reference build ${baseDist}: serve, new SQLite file (migrates) → /healthz 200`,
+          floor: 2,
+          run: (i) => timeServe([BASE_MAIN, 'serve'], serveEnv(join(workDir, `base-new-${i}.db`))),
+        },
+        {
+          name: `reference build ${baseDist}: serve, existing SQLite file → /healthz 200`,
+          floor: 2,
+          run: () => timeServe([BASE_MAIN, 'serve'], serveEnv(join(workDir, 'base-existing.db'))),
+        },
+      ]),
 ];
 const results = CASES.map(() => ({ readyMs: [], stopMs: [] }));
 
 try {
   // Migrate the "existing" database once, untimed.
   await timeServe([MAIN, 'serve'], serveEnv(existingDb));
+  if (BASE_MAIN !== undefined)
+    await timeServe([BASE_MAIN, 'serve'], serveEnv(join(workDir, 'base-existing.db')));
   for (let i = 0; i < runs; i += 1) {
     const order = i % 2 === 0 ? CASES.map((_, k) => k) : CASES.map((_, k) => CASES.length - 1 - k);
     for (const k of order) {
