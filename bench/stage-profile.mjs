@@ -40,6 +40,8 @@ const STAGES = [
   ['gc', /\(garbage collector\)/],
 ];
 
+const THREAD_NAMES = { 0: 'main thread', 1: "serve's thread (requests)", 2: 'store worker' };
+
 const dir = process.argv[2];
 if (dir === undefined) {
   console.error('usage: node bench/stage-profile.mjs DIR (from bench/receiver.mjs --cpu-prof DIR)');
@@ -62,8 +64,10 @@ for (const [pid, profiles] of byPid) {
   const totals = new Map();
   for (const file of profiles) {
     const profile = JSON.parse(readFileSync(file, 'utf8'));
-    const thread =
-      basename(file).split('.')[4] === '0' ? 'request thread' : `thread ${basename(file).split('.')[4]}`;
+    // Threads by the order they started: in serve, 0 the process's main thread, 1 serve's (the requests),
+    // 2 the store worker.
+    const index = basename(file).split('.')[4];
+    const thread = THREAD_NAMES[index] ?? `thread ${index}`;
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
     const parent = new Map();
     for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -89,7 +93,9 @@ for (const [pid, profiles] of byPid) {
     totals.set(thread, row);
   }
   const names = [...STAGES.map(([name]) => name), 'other'];
-  console.log(`\nserver pid ${pid}: µs of CPU per delivery answered (${per} in the window), by stage`);
+  console.log(
+    `\n${window?.variant ?? 'server'} (pid ${pid}): µs of CPU per delivery answered (${per} in the window), by stage`,
+  );
   console.log(`| thread | ${names.join(' | ')} | busy |`);
   console.log(`|---|${names.map(() => '---:').join('|')}|---:|`);
   for (const [thread, row] of totals) {
