@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { cappedLines } from '../../../src/launch/capped-lines.js';
@@ -16,7 +17,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe('the record cap', () => {
   it('splits lines across chunks, drops a long one as it streams, keeps the ones after it', async () => {
     const chunks = ['ab\r\ncd', 'e\nxxxxxxx', 'xxxxxxxx', 'x\nfg', 'h\n', 'é'];
-    expect(await collect(cappedLines(chunks, 8))).toEqual([
+    expect(await collect(cappedLines(Readable.from(chunks), 8))).toEqual([
       { text: 'ab' },
       { text: 'cde' },
       { tooLong: true },
