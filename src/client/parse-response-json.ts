@@ -3,7 +3,9 @@
  * contract, reported as ServiceError RESPONSE_MALFORMED (not retried).
  */
 import type { z } from 'zod';
+import { parseAnswer } from '../contract/answer-shape.js';
 import { parseJsonText } from '../contract/json.js';
+import { boundOutsideText } from '../contract/outside-text.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceResponse } from './request-core.js';
 
@@ -24,16 +26,12 @@ export function parseResponseJson<S extends z.ZodType>(
       cause: error,
     });
   }
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues
-    .slice(0, 10)
-    .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
-    .join('; ');
+  // Bounded work whatever the body (contract/answer-shape.ts): no issue object per element of a huge array.
+  const result = parseAnswer(schema, value);
+  if (result.ok) return result.data;
   throw new ServiceError({
     status: response.status,
     code: 'RESPONSE_MALFORMED',
-    message: `${what} answered HTTP ${response.status} with JSON that breaks the contract: ${issues}`,
-    cause: result.error,
+    message: `${what} answered HTTP ${response.status} with JSON that breaks the contract: ${boundOutsideText(result.problem, 300)}`,
   });
 }

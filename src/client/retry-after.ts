@@ -4,8 +4,26 @@
  */
 import { parseRateLimitMessage } from '../contract/rate-limit.js';
 
-/** Seconds to wait, or undefined when neither the header nor the message names a usable value. */
+/**
+ * The longest wait honoured from anyone, seconds (a day): `Retry-After: 99999999999999` is a day, not a
+ * date past what `Date` can hold (issue 43); the caller's own schedule takes it from there.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/**
+ * Seconds to wait, at most {@link MAX_RETRY_AFTER_SECONDS}, or undefined when neither the header nor the
+ * message names a usable value.
+ */
 export function parseRetryAfterSeconds(
+  header: string | null | undefined,
+  message: string | undefined,
+  nowMs: number,
+): number | undefined {
+  const seconds = namedSeconds(header, message, nowMs);
+  return seconds === undefined ? undefined : Math.min(seconds, MAX_RETRY_AFTER_SECONDS);
+}
+
+function namedSeconds(
   header: string | null | undefined,
   message: string | undefined,
   nowMs: number,
@@ -18,7 +36,7 @@ export function parseRetryAfterSeconds(
   }
   if (message !== undefined) {
     const seconds = parseRateLimitMessage(message);
-    if (seconds !== undefined && Number.isFinite(seconds)) return seconds;
+    if (seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) return seconds;
   }
   return undefined;
 }

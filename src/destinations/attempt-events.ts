@@ -5,6 +5,7 @@
  * shutdown is not the destination's fault: its undelivered events go back as they were.
  */
 
+import { boundOutsideText } from '../contract/outside-text.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { HeldEvent } from './claim-window.js';
 import type { DestinationMetrics } from './destination-metrics.js';
@@ -111,7 +112,11 @@ export async function attemptEvents(
             events,
           );
         };
-  const results = await deliver(destination, deliveries, signal, settle);
+  const results = await deliver(destination, deliveries, signal, settle).catch((error: unknown) =>
+    // An exception inside the attempt is a failed attempt, retried on the destination's schedule like any
+    // other: never an event handed back at once, which would be a loop of calls (issue 43).
+    ready.map((): AttemptResult => ({ outcome: 'retry', status: null, error: thrownText(error) })),
+  );
   const stopped = stop.aborted;
   if (!stopped || results.every((result) => result.outcome === 'delivered')) {
     context.metrics?.attemptSeconds.observe({ destination: name }, (performance.now() - started) / 1000);
@@ -130,4 +135,10 @@ function deliver(
 ): Promise<AttemptResult[]> {
   if (destination.deliverBatch !== undefined) return destination.deliverBatch(deliveries, signal, settled);
   return Promise.all(deliveries.map((delivery) => destination.deliver(delivery, signal)));
+}
+
+/** What an attempt that threw says in last_error and the log: its message, bounded. */
+function thrownText(error: unknown): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return boundOutsideText(`the attempt failed: ${message}`);
 }

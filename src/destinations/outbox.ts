@@ -6,7 +6,9 @@
  * event at the same moment. An event is claimable only when no earlier revision of its job is still
  * pending for the same destination, so that one job's events arrive in revision order.
  */
+
 import { type Kysely, sql } from 'kysely';
+import { boundOutsideText } from '../contract/outside-text.js';
 import type { Database } from '../storage/database.js';
 import { decodeEnvelope } from '../storage/envelope-codec.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
@@ -238,8 +240,9 @@ export async function completeEvents(
         case 'superseded':
           break;
         case 'retry':
-        case 'failed':
-          lastError = done.error;
+        case 'failed': {
+          const error = boundOutsideText(done.error);
+          lastError = error;
           await update
             .set((eb) => ({
               ...base,
@@ -248,22 +251,23 @@ export async function completeEvents(
                 : { next_attempt_at: done.nextAttemptAt }),
               attempts: eb('attempts', '+', 1),
               last_status: done.status,
-              last_error: done.error,
+              last_error: error,
             }))
             .execute();
           break;
-        case 'release':
-          if (done.error !== undefined) lastError = done.error;
+        }
+        case 'release': {
+          const error = done.error === undefined ? undefined : boundOutsideText(done.error);
+          if (error !== undefined) lastError = error;
           await update
             .set({
               ...base,
               next_attempt_at: done.nextAttemptAt,
-              ...(done.error !== undefined
-                ? { last_status: done.status ?? null, last_error: done.error }
-                : {}),
+              ...(error !== undefined ? { last_status: done.status ?? null, last_error: error } : {}),
             })
             .execute();
           break;
+        }
       }
     }
     if (lastError !== undefined) {
@@ -329,7 +333,7 @@ export async function pauseDestination(
 ) {
   await db
     .updateTable('destinations')
-    .set({ paused_at: nowIso, pause_reason: reason, updated_at: nowIso })
+    .set({ paused_at: nowIso, pause_reason: boundOutsideText(reason), updated_at: nowIso })
     .where('name', '=', destination)
     .where('paused_at', 'is', null)
     .execute();
@@ -390,7 +394,7 @@ export async function deferPendingEvents(
       .execute();
     await trx
       .updateTable('destinations')
-      .set({ last_error: reason, last_error_at: nowIso })
+      .set({ last_error: boundOutsideText(reason), last_error_at: nowIso })
       .where('name', '=', destination)
       .execute();
   });

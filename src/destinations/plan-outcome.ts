@@ -8,7 +8,7 @@
 import { WATCH_CHANGE_KIND } from '../storage/job-store/record-outbox-events.js';
 import type { AttemptResult, OutboxDelivery } from './destination-type.js';
 import type { ClaimedEvent, EventChange, EventCompletion } from './outbox.js';
-import { planRetry } from './plan-retry.js';
+import { MAX_RETRY_AFTER_MS, planRetry } from './plan-retry.js';
 
 /** How long an event waits when its job's rows are not written yet (a template destination). */
 export const NOT_NORMALIZED_WAIT_MS = 1_000;
@@ -131,7 +131,8 @@ export function changeDelivery(change: EventChange): OutboxDelivery {
 
 /** An event handed back as it was, due now or after `waitMs`: not an attempt. */
 export function planRelease(event: ClaimedEvent, nowMs: number, waitMs = 0): OutcomePlan {
-  return { completion: { id: event.id, result: 'release', nextAttemptAt: iso(nowMs + waitMs) } };
+  const waited = Math.min(Math.max(0, waitMs), MAX_RETRY_AFTER_MS);
+  return { completion: { id: event.id, result: 'release', nextAttemptAt: iso(nowMs + waited) } };
 }
 
 /** What an attempt's result means for its event. */
@@ -166,7 +167,7 @@ export function planOutcome(event: ClaimedEvent, result: AttemptResult, policy: 
         completion: {
           id: event.id,
           result: 'release',
-          nextAttemptAt: iso(nowMs + result.waitMs),
+          nextAttemptAt: iso(nowMs + Math.min(Math.max(0, result.waitMs), MAX_RETRY_AFTER_MS)),
           status: result.status,
           error: result.error,
         },

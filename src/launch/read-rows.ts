@@ -8,12 +8,18 @@ import { createWriteStream, type ReadStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { isPlainObject } from '../contract/custom-fields.js';
 import { InputError } from '../errors.js';
+import { cappedLines } from './capped-lines.js';
+
+/**
+ * The longest record read, bytes (issue 43 part 4): a CSV record or a JSON line past it is a problem, not a
+ * row held in memory (a 150 MB line, a CSV quote never closed).
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** The two input formats. */
 export const INPUT_FORMATS = ['csv', 'jsonl'] as const;
@@ -80,6 +86,8 @@ export async function* readRows(
     parse({
       bom: true,
       info: true,
+      // A record past the cap (a quote never closed takes the rest of the file) stops the parse at once.
+      max_record_size: MAX_RECORD_BYTES,
       skip_empty_lines: true,
       columns: (header: string[]) => {
         const columns = header.map((name) => name.trim());
@@ -105,12 +113,16 @@ export async function* readRows(
 }
 
 async function* readJsonLines(path: string): AsyncGenerator<SourceRow> {
-  const input = await openInput(path, 'utf8');
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const input = await openInput(path);
   let line = 0;
   try {
-    for await (const text of lines) {
+    for await (const read of cappedLines(input, MAX_RECORD_BYTES)) {
       line += 1;
+      if (!('text' in read)) {
+        yield { line, problem: `longer than ${MAX_RECORD_BYTES} bytes (not read)` };
+        continue;
+      }
+      const { text } = read;
       const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
       if (trimmed === '') continue;
       let value: unknown;

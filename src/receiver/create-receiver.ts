@@ -40,6 +40,10 @@ export interface ReceiverDeps {
   requestTimeoutMs?: number;
   /** Default {@link DEFAULT_MAX_IN_FLIGHT}. */
   maxInFlight?: number;
+  /** Open connections at most (past it Node closes new ones at once); default none. */
+  maxConnections?: number;
+  /** Largest request header block, bytes (past it: 431); default Node's 16 KiB. */
+  maxHeaderBytes?: number;
   /** Extra routes (admin API, status page) mounted on the express app. */
   extend?: (app: Express) => void;
 }
@@ -84,7 +88,10 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   const server = createServer(
     // Node looks for expired header and request timeouts only this often (default 30 s): without it, a
     // slow sender would keep its connection up to 30 s past the timeouts below (issue 19).
-    { connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    {
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      ...(deps.maxHeaderBytes !== undefined ? { maxHeaderSize: deps.maxHeaderBytes } : {}),
+    },
     (request, response) => {
       if (request.method === 'POST' && pathOf(request.url) === WEBHOOK_PATH) {
         void onWebhook(request, response);
@@ -96,6 +103,8 @@ export function createReceiver(deps: ReceiverDeps): Receiver {
   // Bound slow senders (slow-loris): headers within 10 s, the whole request within 60 s (by default).
   server.headersTimeout = deps.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   server.requestTimeout = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // Connections cost memory before any byte of a body (issue 43): under a ceiling, they are bounded too.
+  if (deps.maxConnections !== undefined) server.maxConnections = deps.maxConnections;
 
   return {
     server,

@@ -33,6 +33,21 @@ const MIB = 1024 * 1024;
  * for most pages), the parsed tree, the prepared job and its copy to the store's thread; measured.
  */
 export const BODY_BYTE_COST = 5;
+/**
+ * Share of the `bodies` budget held for open connections (issue 43): a connection costs memory before its
+ * first body byte (its socket, its parser and the header bytes it has sent), so the connections the server
+ * accepts come out of the same budget as the bodies they carry.
+ */
+export const CONNECTION_SHARE_OF_BODIES = 0.25;
+/** Largest request header block accepted under a ceiling, bytes (a callback's headers take ~1.5 KB). */
+export const PLANNED_MAX_HEADER_BYTES = 8 * 1024;
+/** A connection's memory beside its header bytes: socket, parser, request objects; measured ~5 KB. */
+export const CONNECTION_BASE_BYTES = 6 * 1024;
+/**
+ * Time for a request's headers under a ceiling, ms: every connection is unauthenticated until its headers
+ * are in, so this is how long an unknown sender can hold a connection slot without sending a token.
+ */
+export const PLANNED_HEADERS_TIMEOUT_MS = 5_000;
 /** The store worker's heap with its code loaded, before it holds any job. */
 const STORE_WORKER_FLOOR_MB = 24;
 /** Bytes of held rows per envelope character (a 530 K-character page's rows take ~0.2–0.3 MB). */
@@ -49,6 +64,15 @@ export interface MemoryPlan {
    * budget, which could otherwise never admit it); empty without a ceiling (the defaults hold).
    */
   readonly receiverLimits: { readonly bodyBudgetBytes?: number; readonly bodyLimitBytes?: number };
+  /**
+   * The server's connection limits: open connections, header bytes and the headers timeout; empty without a
+   * ceiling (Node's defaults: no connection limit, 16 KiB of headers; the receiver's 10 s).
+   */
+  readonly connectionLimits: {
+    readonly maxConnections?: number;
+    readonly maxHeaderBytes?: number;
+    readonly headersTimeoutMs?: number;
+  };
   /** The service client's cap on one answer and on the answers read at once; empty without a ceiling. */
   readonly clientLimits: { readonly maxResponseBytes?: number; readonly answerBudgetBytes?: number };
   /** What the normalizer may hold in memory, envelope characters. */
@@ -64,19 +88,33 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
       ceilingBytes,
       budgets: undefined,
       receiverLimits: {},
+      connectionLimits: {},
       clientLimits: {},
       heldChars: DEFAULT_HELD_CHARS,
       storeWorkerLimits: DEFAULT_STORE_WORKER_LIMITS,
     });
   }
   const budgets = memoryBudgets(ceilingBytes);
-  const bodyBudgetBytes = Math.min(DEFAULT_BODY_BUDGET_BYTES, Math.floor(budgets.bodies / BODY_BYTE_COST));
+  const connectionBytes = Math.floor(budgets.bodies * CONNECTION_SHARE_OF_BODIES);
+  const bodyBudgetBytes = Math.min(
+    DEFAULT_BODY_BUDGET_BYTES,
+    Math.floor((budgets.bodies - connectionBytes) / BODY_BYTE_COST),
+  );
+  const maxConnections = Math.max(
+    16,
+    Math.floor(connectionBytes / (CONNECTION_BASE_BYTES + PLANNED_MAX_HEADER_BYTES)),
+  );
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
   const answerBudgetBytes = plannedAnswerBudgetBytes(budgets);
   return Object.freeze({
     ceilingBytes,
     budgets,
     receiverLimits: { bodyBudgetBytes, bodyLimitBytes: Math.min(DEFAULT_BODY_LIMIT_BYTES, bodyBudgetBytes) },
+    connectionLimits: {
+      maxConnections,
+      maxHeaderBytes: PLANNED_MAX_HEADER_BYTES,
+      headersTimeoutMs: PLANNED_HEADERS_TIMEOUT_MS,
+    },
     clientLimits: {
       answerBudgetBytes,
       maxResponseBytes: Math.min(DEFAULT_MAX_RESPONSE_BYTES, answerBudgetBytes),
@@ -95,6 +133,10 @@ export function applyMemoryPlan(plan: MemoryPlan, metrics: ReceiverMetrics): voi
     ceiling: plan.ceilingBytes,
     ...plan.budgets,
     bodies_admitted: plan.receiverLimits.bodyBudgetBytes,
+    connections_bytes:
+      plan.connectionLimits.maxConnections === undefined
+        ? undefined
+        : plan.connectionLimits.maxConnections * (CONNECTION_BASE_BYTES + PLANNED_MAX_HEADER_BYTES),
   };
   for (const [budget, bytes] of Object.entries(shown)) {
     if (bytes !== undefined) metrics.memoryBudget.set({ budget }, bytes);

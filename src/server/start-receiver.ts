@@ -134,7 +134,14 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     );
     const stats = parts.add(createDeliveryStats({ db, now, logger }));
     const shared = { config, options, logger, now, database, metrics, store, client, jobsStored };
-    const receiver = await createHttpReceiver(shared, { keys, stats, budget, limits, storeReady });
+    const receiver = await createHttpReceiver(shared, {
+      keys,
+      stats,
+      budget,
+      limits,
+      storeReady,
+      connections: memory.connectionLimits,
+    });
     for (const start of SERVE_PARTS) {
       parts.add(await start({ ...shared, receiving: () => receiver.inFlight() }));
     }

@@ -75,6 +75,8 @@ export interface CycleSummary {
   readonly changes: number;
   readonly usd: number;
   readonly stopped: CycleStop | null;
+  /** Rows of this run folded into the check of another row with the same key (the source repeats a contact). */
+  readonly duplicates: number;
   /** True when the cycle is over (every row checked, or stopped until the next one). */
   readonly finished: boolean;
 }
@@ -192,6 +194,7 @@ export async function runCycle(
   };
 
   let invalid = 0;
+  let duplicates = 0;
   let rows = cycle.rows;
   try {
     for (let first = true; stopped === null; first = false) {
@@ -213,7 +216,8 @@ export async function runCycle(
       await setCycleRows(db, watch.name, cycleNo, count.valid, nowIso());
       if (first) await warnOnce(watch, cycle, count, { db, logger, rate, spread: options.spread, clock });
       if (count.pending === 0) break;
-      const started = await runPass(passContext, count.pending);
+      const { started, folded } = await runPass(passContext, count.pending);
+      duplicates += folded;
       if (started === 0) break;
     }
   } finally {
@@ -235,6 +239,7 @@ export async function runCycle(
     changes: after.changes,
     usd: usd(after.usd_micros),
     stopped,
+    duplicates,
     finished,
   };
 }

@@ -41,13 +41,28 @@ export interface PassContext {
   progress(done: number, total: number): void;
 }
 
-/** Checks the rows of the source not yet checked in the cycle; resolves how many were started. */
-export async function runPass(ctx: PassContext, pending: number): Promise<number> {
+/** What a pass did: checks started, and rows folded into a check of the same key (duplicates in the source). */
+export interface PassResult {
+  readonly started: number;
+  readonly folded: number;
+}
+
+/**
+ * Checks the rows of the source not yet checked in the cycle. A key is checked once (issue 43): a row whose
+ * key was recorded, is in flight, or came earlier in the same batch is folded into that check, not paid for
+ * again.
+ */
+export async function runPass(ctx: PassContext, pending: number): Promise<PassResult> {
   const { clock, budget } = ctx;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   let started = 0;
+  let folded = 0;
   let remaining = pending;
+  // Keys of the checks started but not known recorded at the last look at the database, and those since ended:
+  // bounded by the concurrency and a batch, not by the source.
+  const unrecorded = new Set<string>();
+  const ended: string[] = [];
   let nextAt = clock.now();
 
   /** The row's reservation (undefined without a budget); null when the cycle stops instead. */
@@ -78,10 +93,19 @@ export async function runPass(ctx: PassContext, pending: number): Promise<number
     for await (const batch of batches(source)) {
       if (ctx.stopped()) break;
       const keys = batch.map((row) => row.key);
+      // Checks that ended before this look are in the database (a check records before it ends).
+      for (const key of ended.splice(0)) unrecorded.delete(key);
       const done = await keysCheckedIn(ctx.db, ctx.watch.name, ctx.cycle, keys);
       for (const row of batch) {
         if (ctx.stopped() || failure !== undefined) break;
-        if (done.has(row.key)) continue;
+        if (done.has(row.key)) {
+          // Checked in an earlier pass or run: the pending count already left it out, unless it repeats.
+          continue;
+        }
+        if (unrecorded.has(row.key)) {
+          folded += 1;
+          continue;
+        }
         if (ctx.spread && nextAt > clock.now()) {
           if (!(await clock.sleep(nextAt - clock.now(), ctx.halt.signal))) break;
         }
@@ -99,10 +123,12 @@ export async function runPass(ctx: PassContext, pending: number): Promise<number
             ctx.halt.abort();
           })
           .finally(() => {
+            ended.push(row.key);
             inFlight.delete(running);
             ctx.progress(started - inFlight.size, pending);
           });
         inFlight.add(running);
+        unrecorded.add(row.key);
         started += 1;
         remaining = Math.max(0, remaining - 1);
         if (ctx.spread) {
@@ -121,5 +147,5 @@ export async function runPass(ctx: PassContext, pending: number): Promise<number
     await source.return(undefined);
   }
   if (failure !== undefined) throw failure;
-  return started;
+  return { started, folded };
 }

@@ -235,12 +235,13 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
         changes: summary.changes,
         usd: summary.usd,
         stopped: summary.stopped,
+        duplicates: summary.duplicates,
       };
       if (flags.json === true) writeLine(ctx.stdout, JSON.stringify(out));
       else
         writeLine(
           ctx.stdout,
-          `${out.watch} cycle ${out.cycle}: ${out.checked} of ${out.rows} rows checked, ${out.baseline} baseline, ${out.changes} changes, $${out.usd}${out.stopped === null ? '' : `; stopped: ${out.stopped}`}`,
+          `${out.watch} cycle ${out.cycle}: ${out.checked} of ${out.rows} rows checked, ${out.baseline} baseline, ${out.changes} changes, $${out.usd}${out.duplicates > 0 ? `, ${out.duplicates} duplicates folded` : ''}${out.stopped === null ? '' : `; stopped: ${out.stopped}`}`,
         );
       if (summary.stopped !== null) ctx.setExitCode(EXIT_FAILURE);
     } finally {

@@ -21,6 +21,21 @@ export interface CallCounter {
 /** A counter that counts nothing: a watch's reads of a CRM are not its destination's calls. */
 export const UNCOUNTED: CallCounter = Object.freeze({ call() {}, rateLimited() {}, dailyRemaining() {} });
 
+/**
+ * The rate-limit policies counted by name (`rate_limited_<policy>`): the ones the CRMs document. Any other
+ * name a CRM sends counts as `UNKNOWN`, so that no answer can add a counter row or a metric series.
+ */
+export const COUNTED_POLICIES: ReadonlySet<string> = new Set([
+  'TEN_SECONDLY_ROLLING',
+  'SECONDLY',
+  'DAILY',
+  'BURST',
+  'DAILY_SHARE',
+  'TotalRequests',
+  'max_share',
+  'UNKNOWN',
+]);
+
 /** What each record outcome adds to (after its object: companies_created, contacts_failed, ...). */
 const RECORD_COUNTERS = { create: 'created', update: 'updated', skip: 'skipped', failed: 'failed' } as const;
 
@@ -49,7 +64,8 @@ export class CrmCounters implements CallCounter {
   }
 
   rateLimited(policy: string): void {
-    this.#rateLimited[policy] = (this.#rateLimited[policy] ?? 0) + 1;
+    const counted = COUNTED_POLICIES.has(policy) ? policy : 'UNKNOWN';
+    this.#rateLimited[counted] = (this.#rateLimited[counted] ?? 0) + 1;
   }
 
   dailyRemaining(left: number): void {

@@ -4,9 +4,11 @@
  * credentials or scopes refused pause it; a 5xx or a malformed answer is retried on the schedule; a refusal
  * fails the events.
  */
+import { boundOutsideText } from '../../contract/outside-text.js';
 import { CrmError } from '../../errors.js';
 import type { AttemptResult, DestinationDeps } from '../destination-type.js';
 import { deferPendingEvents } from '../outbox.js';
+import { MAX_RETRY_AFTER_MS } from '../plan-retry.js';
 
 /** The attempt result of `error`; rethrows what is not a `CrmError` (a bug, not the CRM's answer). */
 export async function attemptResultOf(
@@ -14,16 +16,20 @@ export async function attemptResultOf(
   context: { readonly name: string; readonly crm: string; readonly deps: DestinationDeps },
 ): Promise<AttemptResult> {
   if (!(error instanceof CrmError)) throw error;
-  const { status, trouble } = error;
+  const { status } = error;
+  // What the CRM said reaches logs, last_error and the status page: bounded, whatever it sent.
+  const trouble = { ...error.trouble, error: boundOutsideText(error.trouble.error) };
   const { name, deps } = context;
   switch (trouble.kind) {
     case 'wait': {
       const nowMs = deps.now();
-      const until = new Date(nowMs + trouble.waitMs).toISOString();
+      // However long the CRM asked for, a pause ends within a day (plan-retry's bound on every wait).
+      const waitMs = Math.min(Math.max(0, trouble.waitMs), MAX_RETRY_AFTER_MS);
+      const until = new Date(nowMs + waitMs).toISOString();
       const reason = `${context.crm} ${trouble.policy} limit reached: paused until ${until} (${trouble.error})`;
       await deferPendingEvents(deps.database.db, name, until, reason, new Date(nowMs).toISOString());
       deps.logger.warn({ destination: name, policy: trouble.policy, until }, reason);
-      return { outcome: 'wait', status: status ?? 429, error: reason, waitMs: trouble.waitMs };
+      return { outcome: 'wait', status: status ?? 429, error: reason, waitMs };
     }
     case 'pause':
       // Only the lane pauses the destination: a command's check or setup says what to fix, not to resume.

@@ -5,7 +5,10 @@
  * (400, 409: never retried unchanged). And the client's retry policy: which of those are tried again within
  * the call, and after how long.
  */
+
 import { z } from 'zod';
+import { parseAnswer } from '../../contract/answer-shape.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import { type CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
 import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 
@@ -57,14 +60,23 @@ export function parseErrorBody(text: string): HubSpotErrorBody | undefined {
   } catch {
     return undefined;
   }
-  const parsed = errorBodySchema.safeParse(value);
-  return parsed.success ? (parsed.data as HubSpotErrorBody) : undefined;
+  const parsed = parseAnswer(errorBodySchema, value);
+  return parsed.ok ? (parsed.data as HubSpotErrorBody) : undefined;
+}
+
+/** A policy name HubSpot could send (`TEN_SECONDLY_ROLLING`); any other text is not one. */
+const POLICY_NAME = /^[A-Z_]{1,40}$/;
+
+/** The 429's `policyName` when it looks like one, else `UNKNOWN`: a hostile answer names no counter or log field. */
+export function policyNameOf(body: HubSpotErrorBody | undefined): string {
+  const name = body?.policyName;
+  return name !== undefined && POLICY_NAME.test(name) ? name : 'UNKNOWN';
 }
 
 /** HubSpot's message, short enough for a log line and `destinations list`. */
 export function errorMessage(status: number, body: HubSpotErrorBody | undefined, text: string): string {
   const message = body?.message ?? (text.trim() === '' ? undefined : text.trim());
-  return message === undefined ? `HTTP ${status}` : `HTTP ${status}: ${message.slice(0, 300)}`;
+  return message === undefined ? `HTTP ${status}` : `HTTP ${status}: ${boundOutsideText(message, 300)}`;
 }
 
 /** Classifies a non-2xx answer; `retryAfterMs` is the Retry-After header read, when given. */
@@ -78,7 +90,7 @@ export function classifyTrouble(options: {
   const body = parseErrorBody(text);
   const error = errorMessage(status, body, text);
   if (status === 429) {
-    const policy = body?.policyName ?? 'UNKNOWN';
+    const policy = policyNameOf(body);
     const least =
       policy === 'DAILY' ? DAILY_PROBE_MS : policy === 'SECONDLY' ? SECONDLY_PAUSE_MS : TEN_SECONDLY_PAUSE_MS;
     return { kind: 'wait', policy, error, waitMs: Math.max(least, retryAfterMs ?? 0) };

@@ -7,6 +7,7 @@
  * 403 (a plan limit, a contact-sync field) fail the record at fault. And the daily budget the answers'
  * `x-daily-ratelimit-token-*` headers report.
  */
+import { boundOutsideText } from '../../contract/outside-text.js';
 import { type CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
 import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 
@@ -36,7 +37,7 @@ export function errorMessage(status: number, text: string): string {
   } catch {
     message = undefined;
   }
-  return message === undefined ? `HTTP ${status}` : `HTTP ${status}: ${message.slice(0, 300)}`;
+  return message === undefined ? `HTTP ${status}` : `HTTP ${status}: ${boundOutsideText(message, 300)}`;
 }
 
 /** Classifies a non-2xx answer. */

@@ -6,7 +6,10 @@
  * the records at fault. Per-record errors are classified the same way: UNABLE_TO_LOCK_ROW is retried, the rest
  * fail only their record, with Salesforce's code and message.
  */
+
 import { z } from 'zod';
+import { parseAnswer } from '../../contract/answer-shape.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import type { CrmTrouble } from '../../errors.js';
 
 /** How long a destination whose org refused a call for its daily allocation waits before it probes again. */
@@ -67,8 +70,8 @@ export const limitsSchema = z.looseObject({
 /** Reads a top-level error body, or undefined when it is not Salesforce's JSON array. */
 export function parseErrorBody(text: string): z.output<typeof topLevelErrorSchema>[] | undefined {
   try {
-    const parsed = z.array(topLevelErrorSchema).safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    const parsed = parseAnswer(z.array(topLevelErrorSchema), JSON.parse(text));
+    return parsed.ok ? parsed.data : undefined;
   } catch {
     return undefined;
   }
@@ -77,9 +80,10 @@ export function parseErrorBody(text: string): z.output<typeof topLevelErrorSchem
 /** Salesforce's code and message, short enough for a log line and `destinations list`. */
 export function errorMessage(status: number, text: string): string {
   const first = parseErrorBody(text)?.[0];
-  if (first !== undefined) return `HTTP ${status} ${first.errorCode}: ${first.message.slice(0, 300)}`;
-  const body = text.replace(/\s+/g, ' ').trim();
-  return body === '' ? `HTTP ${status}` : `HTTP ${status}: ${body.slice(0, 300)}`;
+  if (first !== undefined)
+    return boundOutsideText(`HTTP ${status} ${first.errorCode}: ${first.message}`, 300);
+  const body = boundOutsideText(text.slice(0, 600).replace(/\s+/g, ' ').trim(), 300);
+  return body === '' ? `HTTP ${status}` : `HTTP ${status}: ${body}`;
 }
 
 /**
@@ -128,7 +132,7 @@ export function classifyRecordErrors(errors: readonly RecordError[]): RecordTrou
   const text = errors
     .map((e) => `${e.statusCode}: ${e.message}${e.fields.length > 0 ? ` [${e.fields.join(', ')}]` : ''}`)
     .join('; ');
-  const error = text === '' ? 'Salesforce refused the record without saying why' : text;
+  const error = text === '' ? 'Salesforce refused the record without saying why' : boundOutsideText(text);
   if (errors.length > 0 && errors.every((e) => RETRYABLE_RECORD_CODES.has(e.statusCode)))
     return { kind: 'retry', error };
   const duplicateOf = errors.flatMap((e) =>

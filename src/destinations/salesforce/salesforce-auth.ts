@@ -44,6 +44,43 @@ export interface SalesforceAuthConfig {
   readonly fetch: typeof globalThis.fetch;
   /** Clock in epoch ms (the assertion's `exp`). */
   readonly now: () => number;
+  /**
+   * The domain a granted `instance_url` must lie in (`salesforce.com`); default the login host's own
+   * (its last two labels; the host itself when it is an address or a single label).
+   */
+  readonly instanceDomain?: string;
+}
+
+/** The domain of a host: its last two labels, or the host itself (an address, `localhost`). */
+function domainOf(host: string): string {
+  if (/^[\d.]+$/.test(host) || host.startsWith('[')) return host;
+  return host.split('.').slice(-2).join('.');
+}
+
+/**
+ * Why a granted `instance_url` may not receive the token, or undefined when it may (issue 43): https, or
+ * plain http to the login URL's own host only (which passed the https rule when configured); no
+ * credentials in it; its host in `instanceDomain`, else in the login host's domain.
+ */
+export function instanceUrlProblem(
+  instanceUrl: string,
+  config: Pick<SalesforceAuthConfig, 'loginUrl' | 'instanceDomain'>,
+): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(instanceUrl);
+  } catch {
+    return 'that is not a URL';
+  }
+  const login = new URL(config.loginUrl);
+  const shown = `"${url.protocol}//${url.host}"`;
+  if (url.username !== '' || url.password !== '') return `${shown} with credentials in it`;
+  const sameHttp = url.protocol === 'http:' && login.protocol === 'http:' && url.hostname === login.hostname;
+  if (url.protocol !== 'https:' && !sameHttp) return `${shown} that is not https://`;
+  const domain = (config.instanceDomain ?? domainOf(login.hostname)).toLowerCase();
+  const host = url.hostname.toLowerCase();
+  if (host !== domain && !host.endsWith(`.${domain}`)) return `${shown} outside ${domain}`;
+  return undefined;
 }
 
 /** Sessions of one destination. */
@@ -151,6 +188,14 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
         throw new CrmError(200, {
           kind: 'retry',
           error: 'the token answer is not the shape Salesforce documents',
+        });
+      }
+      // Every later call carries the token to this URL: held to the login URL's rules before it is used.
+      const refused = instanceUrlProblem(parsed.data.instance_url, config);
+      if (refused !== undefined) {
+        throw new CrmError(200, {
+          kind: 'pause',
+          error: `Salesforce's token answer names an instance_url ${refused}; no token was sent to it. Check login_url (and instance_domain), then resume`,
         });
       }
       granted += 1;

@@ -6,8 +6,11 @@
  * no Retry-After exists, so exponential backoff with jitter), and every other answer a CrmError carrying what
  * to do about it. The token only ever goes into the Authorization header.
  */
+
 import type { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
+import { parseAnswer } from '../../contract/answer-shape.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import { CrmError, ResponseReadError } from '../../errors.js';
 import type { CallCounter } from '../crm/crm-counters.js';
 import { sendFailure } from '../crm/crm-http.js';
@@ -73,6 +76,8 @@ export interface SalesforceRequest {
   readonly json?: unknown;
   readonly csv?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The longest array the answer may hold (a query page's 2,000 records); default the shape check's own. */
+  readonly maxItems?: number;
 }
 
 /** A successful answer. */
@@ -182,11 +187,12 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
       } catch {
         value = Symbol('not JSON');
       }
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) {
+      // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
+      const parsed = parseAnswer(schema, value, req.maxItems);
+      if (!parsed.ok) {
         throw new CrmError(answer.status, {
           kind: 'retry',
-          error: `${req.method} ${req.path.split('?')[0]}: the answer is not the shape Salesforce documents`,
+          error: `${req.method} ${req.path.split('?')[0]}: the answer is not the shape Salesforce documents (${boundOutsideText(parsed.problem, 200)})`,
         });
       }
       return parsed.data;

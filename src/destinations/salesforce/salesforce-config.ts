@@ -54,6 +54,14 @@ export const salesforceSchema = z.strictObject({
       'must be an http(s) URL without credentials',
     ),
   auth: authSchema,
+  /** The domain the org's instance_url must lie in (default the login host's: `salesforce.com`). */
+  instance_domain: z
+    .string()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/,
+      'must be a domain name such as "salesforce.com"',
+    )
+    .optional(),
   api_version: z
     .string()
     .regex(/^\d{2,3}\.0$/, 'must be a version such as "62.0"')

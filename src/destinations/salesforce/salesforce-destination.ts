@@ -98,6 +98,7 @@ function clientOf(
   const source = credentialSources(config);
   const auth = createSalesforceAuth({
     loginUrl: config.login_url,
+    ...(config.instance_domain === undefined ? {} : { instanceDomain: config.instance_domain }),
     credentials: credentialsOf(secrets),
     source,
     fetch: deps.fetch,

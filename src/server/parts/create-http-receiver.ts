@@ -14,6 +14,7 @@ import type { DeliveryLimits } from '../../receiver/delivery-limits.js';
 import { createDeliveryHandler, type FinderFetch } from '../../receiver/handle-delivery.js';
 import { isDatabaseUp } from '../../storage/open-database.js';
 import type { KeySetCache } from '../../webhooks/key-set-cache.js';
+import type { MemoryPlan } from '../memory-plan.js';
 import type { ServeContext } from './serve-part.js';
 
 /** The receiver; listen() starts it, close() drains it. */
@@ -24,6 +25,8 @@ export async function createHttpReceiver(
     readonly stats: DeliveryStats;
     readonly budget: BodyBudget;
     readonly limits: Partial<DeliveryLimits>;
+    /** The memory plan's connection limits (server/memory-plan.ts); the options' headers timeout wins. */
+    readonly connections: MemoryPlan['connectionLimits'];
     /** False while the store's worker is down. */
     readonly storeReady: () => boolean;
   },
@@ -49,6 +52,7 @@ export async function createHttpReceiver(
   });
   return createReceiver({
     handleDelivery: handler,
+    ...parts.connections,
     ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     metrics,

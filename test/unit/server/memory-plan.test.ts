@@ -21,6 +21,7 @@ describe('the memory plan', () => {
       ceilingBytes: undefined,
       budgets: undefined,
       receiverLimits: {},
+      connectionLimits: {},
       clientLimits: {},
       heldChars: DEFAULT_HELD_CHARS,
       storeWorkerLimits: DEFAULT_STORE_WORKER_LIMITS,
