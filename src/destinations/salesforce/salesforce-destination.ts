@@ -44,6 +44,8 @@ export const SALESFORCE_SHAPE: RecordShape = {
   email: undefined,
   personId: 'Hooksync_Person_Id__c',
   linkedinUrl: 'LinkedIn_URL__c',
+  firstName: 'FirstName',
+  lastName: 'LastName',
   jobChangeStatus: 'Job_Change_Status__c',
   contactCompany: 'Current_Company__c',
   movedFields: MOVED_FIELDS,

@@ -187,7 +187,10 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
       object,
       entries.map(([key]) => key),
     );
-    const keyed = entries.filter(([key]) => found.get(key)?.kind === 'by-key' && recorded.has(key)).length;
+    const keyed = entries.filter(([key]) => {
+      const it = found.get(key);
+      return (it?.kind === 'by-key' || (it?.kind === 'id' && it.how === 'recorded')) && recorded.has(key);
+    }).length;
     return { found, keyed };
   };
 
@@ -201,7 +204,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   report.alreadyKeyed = companies.keyed;
   for (const domain of domains) {
     const it = companies.found.get(domain);
-    if (it?.kind === 'id') report.adopted.push({ domain, id: it.id });
+    if (it?.kind === 'id' && it.how === 'adopted') report.adopted.push({ domain, id: it.id });
     if (it?.kind === 'ambiguous') report.ambiguous.push({ domain, ids: [...it.ids] });
   }
 
@@ -215,7 +218,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   report.contactsAlreadyKeyed = people.keyed;
   for (const [email, key] of [...persons].sort(([a], [b]) => a.localeCompare(b))) {
     const it = people.found.get(key);
-    if (it?.kind === 'id')
+    if (it?.kind === 'id' && it.how === 'adopted')
       report.adoptedPersons!.push({
         email,
         key,
