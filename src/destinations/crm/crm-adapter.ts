@@ -74,6 +74,8 @@ export interface SearchCandidate {
   readonly key: string | undefined;
   /** A contact's company as the CRM links it (associated company, AccountId, org_id), when the answer says. */
   readonly companyId?: string | undefined;
+  /** The domain (normalized) of the contact's company as the CRM holds it (Salesforce's Account.Website). */
+  readonly companyDomain?: string | undefined;
   /** A contact's e-mail (normalized), when the answer says: at the company's domain, it is there. */
   readonly email?: string | undefined;
   /** A company's domain (normalized) as the record holds it: found by website or name but holding another domain, it is another company. */

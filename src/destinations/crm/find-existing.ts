@@ -24,7 +24,7 @@ export interface Lookup {
   readonly value: string;
   /**
    * A full name counts only at the same company: a candidate linked to `id` (when the company's record is
-   * known) or whose e-mail is at `domain`.
+   * known) or to a company at `domain`, or whose e-mail is at `domain`.
    */
   readonly company?: { readonly id: string | undefined; readonly domain: string } | undefined;
   /** A company found by website or name that holds another domain than this one is another company. */
@@ -59,6 +59,7 @@ function fits(candidate: SearchCandidate, lookup: Lookup): boolean {
   if (company !== undefined)
     return (
       (company.id !== undefined && candidate.companyId === company.id) ||
+      candidate.companyDomain === company.domain ||
       isEmailAt(candidate.email, company.domain)
     );
   return domain === undefined || candidate.domain === undefined || candidate.domain === domain;

@@ -16,6 +16,8 @@ import {
 /** The internal columns added to the contacts template's rows. */
 export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
 export const COMPANY_NAME_COLUMN = 'hooksync:company_name';
+/** The e-mail a job change was asked with: what a team typed, searched by where it is no key (Salesforce). */
+export const ASKED_EMAIL_COLUMN = 'hooksync:asked_email';
 /** The service's person id, which tells a search's persons apart (a watch's `new_person`). */
 export const PERSON_ID_COLUMN = 'hooksync:person_id';
 
@@ -252,7 +254,7 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         status,
         companyKey,
         events: [event],
-        email,
+        email: email ?? normalizeEmail(row[ASKED_EMAIL_COLUMN]),
         linkedinUrl: linkedin,
         fullName:
           shape.firstName === undefined || shape.lastName === undefined

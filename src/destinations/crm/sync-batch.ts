@@ -7,6 +7,7 @@
 import type { FieldDefinition } from './check-values.js';
 import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
 import { type FindInput, findExisting, type Lookup, type RecordIdStore } from './find-existing.js';
+import { heldMoversAt } from './held-movers.js';
 import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
 import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
 import { chunksOf, type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
@@ -24,6 +25,11 @@ export interface SyncSettings {
    * where a person whose Account does not exist becomes a Lead).
    */
   readonly employers?: 'write' | 'find';
+  /**
+   * With `employers: 'find'`: which record ids are contacts (Salesforce: `003…`, not a Lead's `00Q…`); a
+   * mover held as a contact gets its new employer written and is moved to it (held-movers.ts).
+   */
+  readonly isContactId?: ((id: string) => boolean) | undefined;
   /**
    * The contact's job change status field: a watch's job change (`moved`, `left`, `returned`, `title`)
    * overwrites it, with `movedFields`, unless `fields` says otherwise.
@@ -189,11 +195,23 @@ export async function syncBatch(options: {
   let calls = 0;
   const run: RunContext = { adapter, store: options.store, definitions: options.definitions, dryRun, signal };
   const findOnly = settings.employers === 'find';
-  const toWrite = findOnly ? batch.companies.filter((record) => !record.employerOnly) : batch.companies;
+  // A mover held as a contact lands at the new company: its employer is written (found, adopted or created).
+  const moversAt =
+    findOnly && settings.isContactId !== undefined
+      ? await heldMoversAt({
+          adapter,
+          store: options.store,
+          contacts: batch.contacts,
+          isContactId: settings.isContactId,
+          signal,
+        })
+      : new Set<string>();
+  const lookedUp = (record: CompanyRecord) => findOnly && record.employerOnly && !moversAt.has(record.key);
+  const toWrite = batch.companies.filter((record) => !lookedUp(record));
   // Employers looked up, not written: those the CRM does not hold leave their contacts unlinked.
   const unheld = new Set<string>();
   if (findOnly) {
-    const keys = batch.companies.filter((record) => record.employerOnly).map((record) => record.key);
+    const keys = batch.companies.filter(lookedUp).map((record) => record.key);
     for (const chunk of chunksOf(keys, adapter.limits.readBatch)) {
       calls += 1;
       const held = await adapter.read('companies', settings.keys.companyKey, chunk, [], signal);
