@@ -60,7 +60,7 @@ export async function readCounters(db: Kysely<Database>): Promise<Map<string, Re
 export function describeCounters(counters: Readonly<Record<string, number>>): string {
   const parts: string[] = [];
   for (const object of ['companies', 'contacts']) {
-    const outcomes = ['created', 'updated', 'skipped', 'failed']
+    const outcomes = ['created', 'adopted', 'updated', 'skipped', 'failed']
       .filter((outcome) => (counters[`${object}_${outcome}`] ?? 0) > 0)
       .map((outcome) => `${counters[`${object}_${outcome}`]} ${outcome}`);
     if (outcomes.length > 0) parts.push(`${object} ${outcomes.join(', ')}`);

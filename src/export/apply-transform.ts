@@ -48,8 +48,11 @@ export function compileTransform(
     case 'map':
       return mapValues(transform, tables);
     case 'default': {
-      const fallback = transform.value;
-      return (value) => (toCellText(value) === '' ? fallback : value);
+      const { value: fallback, unless } = transform;
+      return (value, readField) =>
+        toCellText(value) !== '' || (unless !== undefined && toCellText(readField(unless)) !== '')
+          ? value
+          : fallback;
     }
     case 'split': {
       const { separator, index, minParts } = transform;

@@ -84,7 +84,7 @@ function describeTransform(t: Transform): string {
       return `map(${parts.filter((p) => p !== undefined).join(', ')})`;
     }
     case 'default':
-      return `default("${t.value}")`;
+      return `default("${t.value}"${t.unless === undefined ? '' : `, unless ${t.unless} is set`})`;
     case 'split':
       return `split("${t.separator}", part ${t.index}${t.minParts > 1 ? `, if ${t.minParts}+ parts` : ''})`;
     case 'blankIf':

@@ -70,6 +70,10 @@ export function parseTemplate(value: unknown, options: ParseTemplateOptions): Ex
         const problem = checkPath(source, transform.field);
         if (problem !== undefined) problems.push(`${where}: transforms[${t}].field: ${problem}`);
       }
+      if (transform.op === 'default' && transform.unless !== undefined) {
+        const problem = checkPath(source, transform.unless);
+        if (problem !== undefined) problems.push(`${where}: transforms[${t}].unless: ${problem}`);
+      }
       if (transform.op === 'map' && transform.table !== undefined && !valueTables.has(transform.table)) {
         problems.push(`${where}: transforms[${t}].table: no value table "${transform.table}"`);
       }

@@ -31,7 +31,8 @@ export const transformSchema = z.discriminatedUnion('op', [
       otherwise: z.enum(['blank', 'keep']).default('blank'),
     })
     .refine((t) => t.values !== undefined || t.table !== undefined, 'map needs "values" or "table"'),
-  z.strictObject({ op: z.literal('default'), value: z.string() }),
+  // `unless`: no default where that field holds a value (a row keyed by a record id: empty means unchanged).
+  z.strictObject({ op: z.literal('default'), value: z.string(), unless: fieldPath.optional() }),
   z.strictObject({
     op: z.literal('split'),
     separator: z.string().min(1),

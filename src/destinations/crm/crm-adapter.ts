@@ -60,13 +60,26 @@ export type WriteResult =
     }
   | { readonly ok: false; readonly error: string };
 
-/** What a record can be searched by: a company's domain, a contact's e-mail or LinkedIn URL (normalized). */
-export type SearchField = 'domain' | 'email' | 'linkedinUrl';
+/**
+ * What a record can be searched by, as a sales team types it: a company's domain, its website's host
+ * (normalized like a domain) and its exact name; a contact's e-mail, LinkedIn URL (normalized) and full name
+ * (`first\tlast` as the service spells them: the adapter searches the spellings people type and compares
+ * with `normalizeName`, case- and accent-insensitively).
+ */
+export type SearchField = 'domain' | 'website' | 'name' | 'email' | 'linkedinUrl' | 'fullName';
 
 /** A record search found: its id, and the value it holds in the destination's key field (undefined: none). */
 export interface SearchCandidate {
   readonly id: string;
   readonly key: string | undefined;
+  /** A contact's company as the CRM links it (associated company, AccountId, org_id), when the answer says. */
+  readonly companyId?: string | undefined;
+  /** The domain (normalized) of the contact's company as the CRM holds it (Salesforce's Account.Website). */
+  readonly companyDomain?: string | undefined;
+  /** A contact's e-mail (normalized), when the answer says: at the company's domain, it is there. */
+  readonly email?: string | undefined;
+  /** A company's domain (normalized) as the record holds it: found by website or name but holding another domain, it is another company. */
+  readonly domain?: string | undefined;
 }
 
 /** A contact to link with its company when the link is a call of its own (HubSpot's associations). */

@@ -43,6 +43,8 @@ const RECORD_COUNTERS = { create: 'created', update: 'updated', skip: 'skipped',
 export interface CountedRecord {
   readonly object: string;
   readonly action: keyof typeof RECORD_COUNTERS;
+  /** A record found by search and made hooksync's: counted `adopted`, whatever its write. */
+  readonly adopted?: boolean | undefined;
 }
 
 /** The totals of one destination, drained by `flush`. */
@@ -83,7 +85,9 @@ export class CrmCounters implements CallCounter {
     for (const [policy, count] of Object.entries(this.#rateLimited))
       increments[`rate_limited_${policy.toLowerCase()}`] = count;
     for (const record of records) {
-      const name = `${record.object}_${RECORD_COUNTERS[record.action]}`;
+      const outcome =
+        record.adopted === true && record.action !== 'failed' ? 'adopted' : RECORD_COUNTERS[record.action];
+      const name = `${record.object}_${outcome}`;
       increments[name] = (increments[name] ?? 0) + 1;
     }
     const gauges: Record<string, number> =

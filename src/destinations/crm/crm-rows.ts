@@ -12,6 +12,7 @@ import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
 import type { EventChange } from '../outbox.js';
 import {
+  ASKED_EMAIL_COLUMN,
   COMPANY_DOMAIN_COLUMN,
   COMPANY_NAME_COLUMN,
   type EventRows,
@@ -69,6 +70,7 @@ export async function loadCrmTemplates(
         { header: COMPANY_DOMAIN_COLUMN, field: 'company_domain', transforms: [] },
         { header: COMPANY_NAME_COLUMN, field: 'company_name', transforms: [] },
         { header: PERSON_ID_COLUMN, field: 'id', transforms: [] },
+        { header: ASKED_EMAIL_COLUMN, field: 'task.professional_email', transforms: [] },
       ],
     },
   };

@@ -6,6 +6,7 @@
  * it whole; Salesforce fails every such record).
  */
 import {
+  fullNameOf,
   normalizeDomain,
   normalizeEmail,
   normalizeLinkedinUrl,
@@ -15,6 +16,8 @@ import {
 /** The internal columns added to the contacts template's rows. */
 export const COMPANY_DOMAIN_COLUMN = 'hooksync:company_domain';
 export const COMPANY_NAME_COLUMN = 'hooksync:company_name';
+/** The e-mail a job change was asked with: what a team typed, searched by where it is no key (Salesforce). */
+export const ASKED_EMAIL_COLUMN = 'hooksync:asked_email';
 /** The service's person id, which tells a search's persons apart (a watch's `new_person`). */
 export const PERSON_ID_COLUMN = 'hooksync:person_id';
 
@@ -42,6 +45,9 @@ export interface RecordShape {
    */
   readonly personId?: string | undefined;
   readonly linkedinUrl: string;
+  /** The contact's first and last name fields: a person a sales team typed is found by them at its company. */
+  readonly firstName?: string | undefined;
+  readonly lastName?: string | undefined;
   readonly jobChangeStatus: string;
   /** The contact's current employer's name, when the template writes one. */
   readonly contactCompany: string | undefined;
@@ -65,6 +71,8 @@ export interface CompanyRecord {
   readonly events: number[];
   /** Known only as a contact's employer (name and domain), not from a company's own row. */
   readonly employerOnly: boolean;
+  /** Its name, to find a company a sales team typed with neither domain nor website. */
+  readonly name?: string | undefined;
 }
 
 /** One contact to write by `idProperty` (the e-mail field or the contact key). */
@@ -82,6 +90,8 @@ export interface ContactRecord {
   /** Its normalized e-mail and LinkedIn URL, to find the record a sales team typed. */
   readonly email: string | undefined;
   readonly linkedinUrl: string | undefined;
+  /** Its first and last name (`first\tlast`, normalize-keys' `fullNameOf`), to find it at its company. */
+  readonly fullName?: string | undefined;
   /** Found or else failed, never created: every event of it is a watch's job change (map-records' updateOnly). */
   readonly updateOnly: boolean;
   /** One of its events is a watch's job change: the status overwrites too (sync-batch). */
@@ -171,6 +181,7 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         events: [event],
         ...(carriedId !== undefined ? { carriedId } : {}),
         employerOnly: weak,
+        name: properties[shape.companyName],
       });
     return key;
   };
@@ -243,8 +254,12 @@ export function mapRecords(batch: readonly EventRows[], keys: CrmKeys, shape: Re
         status,
         companyKey,
         events: [event],
-        email,
+        email: email ?? normalizeEmail(row[ASKED_EMAIL_COLUMN]),
         linkedinUrl: linkedin,
+        fullName:
+          shape.firstName === undefined || shape.lastName === undefined
+            ? undefined
+            : fullNameOf(row[shape.firstName], row[shape.lastName]),
         ...(carriedId !== undefined ? { carriedId } : {}),
         // One event that may create it (the job's own) lets it be created; one change makes it current.
         updateOnly: updateOnly && (older?.updateOnly ?? true),

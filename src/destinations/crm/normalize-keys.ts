@@ -69,3 +69,20 @@ export function normalizePersonId(value: string | undefined): string | undefined
   const text = value?.trim().toLowerCase();
   return text === undefined || text === '' ? undefined : text;
 }
+
+/** A name compared as people type it: accents dropped, case folded, spaces collapsed (`Müller ` → `muller`). */
+export function normalizeName(value: string | undefined): string {
+  return (value ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The `fullName` search value of a person: `first\tlast`, undefined without both. */
+export function fullNameOf(first: string | undefined, last: string | undefined): string | undefined {
+  const [a, b] = [first?.trim() ?? '', last?.trim() ?? ''];
+  return a === '' || b === '' ? undefined : `${a}\t${b}`;
+}
+
+/** Whether `email` is an address at `domain` or one of its subdomains. */
+export function isEmailAt(email: string | undefined, domain: string): boolean {
+  const host = email?.split('@')[1]?.trim().toLowerCase();
+  return host !== undefined && (host === domain || host.endsWith(`.${domain}`));
+}

@@ -32,6 +32,11 @@ export function planWrite(options: {
   readonly exists: boolean;
   readonly keyProperty: string;
   readonly policyOf: (property: string) => FieldPolicy;
+  /**
+   * The record was found by its id, not by its key (carried, recorded, adopted): a key it lacks is written
+   * even when nothing else is, so that it is found by its key from then on.
+   */
+  readonly stampKey?: boolean | undefined;
 }): PlannedWrite {
   const { desired, current, exists, keyProperty, policyOf } = options;
   const properties: Record<string, string> = {};
@@ -48,7 +53,9 @@ export function planWrite(options: {
     if (held !== value) changes.push({ property, from: empty ? undefined : held, to: value });
   }
   if (!exists) return { action: 'create', properties, changes };
-  const sendsSomething = Object.keys(properties).some((name) => name !== keyProperty);
+  const sendsSomething = Object.keys(properties).some(
+    (name) => name !== keyProperty || options.stampKey === true,
+  );
   return sendsSomething
     ? { action: 'update', properties, changes }
     : { action: 'skip', properties: {}, changes: [] };

@@ -6,7 +6,8 @@
  */
 import type { FieldDefinition } from './check-values.js';
 import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
-import { type FindInput, findExisting, type RecordIdStore } from './find-existing.js';
+import { type FindInput, findExisting, type Lookup, type RecordIdStore } from './find-existing.js';
+import { heldMoversAt } from './held-movers.js';
 import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
 import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
 import { chunksOf, type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
@@ -25,6 +26,11 @@ export interface SyncSettings {
    */
   readonly employers?: 'write' | 'find';
   /**
+   * With `employers: 'find'`: which record ids are contacts (Salesforce: `003…`, not a Lead's `00Q…`); a
+   * mover held as a contact gets its new employer written and is moved to it (held-movers.ts).
+   */
+  readonly isContactId?: ((id: string) => boolean) | undefined;
+  /**
    * The contact's job change status field: a watch's job change (`moved`, `left`, `returned`, `title`)
    * overwrites it, with `movedFields`, unless `fields` says otherwise.
    */
@@ -40,6 +46,8 @@ export interface RecordReport {
   readonly warnings: readonly string[];
   readonly reason?: string;
   readonly events: readonly number[];
+  /** A record a sales team typed, found by search and made hooksync's in this write. */
+  readonly adopted?: boolean;
 }
 
 /** What a batch came to: per record, and the events that failed (batch index → why). */
@@ -94,7 +102,7 @@ async function writeFound(
     object,
     inputs: writable.map(({ find: _, keyless: __, ...input }) => {
       const it = found.get(input.key);
-      return it?.kind === 'id' ? { ...input, id: it.id } : input;
+      return it?.kind === 'id' ? { ...input, id: it.id, adopted: it.how === 'adopted' } : input;
     }),
     definitions: await run.definitions(object),
     dryRun,
@@ -115,6 +123,19 @@ async function writeFound(
     return { action: 'failed', id: undefined, changes: [], warnings: [], error };
   });
   return { outcomes, calls: written.calls };
+}
+
+/**
+ * A contact's last lookup: its full name at its company (the company's record, once written or found, or
+ * an e-mail at its domain); none without both names and a company.
+ */
+function fullNameLookup(
+  record: ContactRecord,
+  companyIds: ReadonlyMap<string, string | undefined>,
+): Lookup[] {
+  if (record.fullName === undefined || record.companyKey === undefined) return [];
+  const company = { id: companyIds.get(record.companyKey), domain: record.companyKey };
+  return [{ field: 'fullName', value: record.fullName, company }];
 }
 
 /** Writes (or, with `dryRun`, plans) a mapped batch. Throws CrmError for trouble that is not a record's. */
@@ -165,6 +186,7 @@ export async function syncBatch(options: {
       warnings: outcome.warnings,
       ...(outcome.error !== undefined ? { reason: outcome.error } : {}),
       events: record.events,
+      ...(outcome.adopted === true && outcome.action !== 'failed' ? { adopted: true } : {}),
     });
     if (outcome.action === 'failed') fail(failed, record.events, `${object} ${record.key}: ${outcome.error}`);
   };
@@ -173,11 +195,23 @@ export async function syncBatch(options: {
   let calls = 0;
   const run: RunContext = { adapter, store: options.store, definitions: options.definitions, dryRun, signal };
   const findOnly = settings.employers === 'find';
-  const toWrite = findOnly ? batch.companies.filter((record) => !record.employerOnly) : batch.companies;
+  // A mover held as a contact lands at the new company: its employer is written (found, adopted or created).
+  const moversAt =
+    findOnly && settings.isContactId !== undefined
+      ? await heldMoversAt({
+          adapter,
+          store: options.store,
+          contacts: batch.contacts,
+          isContactId: settings.isContactId,
+          signal,
+        })
+      : new Set<string>();
+  const lookedUp = (record: CompanyRecord) => findOnly && record.employerOnly && !moversAt.has(record.key);
+  const toWrite = batch.companies.filter((record) => !lookedUp(record));
   // Employers looked up, not written: those the CRM does not hold leave their contacts unlinked.
   const unheld = new Set<string>();
   if (findOnly) {
-    const keys = batch.companies.filter((record) => record.employerOnly).map((record) => record.key);
+    const keys = batch.companies.filter(lookedUp).map((record) => record.key);
     for (const chunk of chunksOf(keys, adapter.limits.readBatch)) {
       calls += 1;
       const held = await adapter.read('companies', settings.keys.companyKey, chunk, [], signal);
@@ -201,7 +235,15 @@ export async function syncBatch(options: {
         key: record.key,
         carriedId: record.carriedId,
         readFirst: false,
-        lookups: [{ field: 'domain', value: record.key }],
+        // As a team types a company: its domain, else its website's host, else its exact name; a record
+        // found by website or name that holds another domain is another company.
+        lookups: [
+          { field: 'domain', value: record.key },
+          { field: 'website', value: record.key, domain: record.key },
+          ...(record.name !== undefined
+            ? [{ field: 'name' as const, value: record.name, domain: record.key }]
+            : []),
+        ],
       },
     })),
   );
@@ -234,16 +276,19 @@ export async function syncBatch(options: {
           key: record.key,
           carriedId: record.carriedId,
           readFirst: record.email === record.key && adapter.readsByKey !== false,
-          lookups: [
-            // An e-mail key is the CRM's own e-mail field: the read by key already looked there (unless
-            // the adapter reads only its map; then only the record's own key is searched, once).
-            ...(record.email !== undefined && (record.email !== record.key || adapter.readsByKey === false)
-              ? [{ field: 'email' as const, value: record.email }]
-              : []),
-            ...(record.linkedinUrl !== undefined
-              ? [{ field: 'linkedinUrl' as const, value: record.linkedinUrl }]
-              : []),
-          ].filter((lookup) => adapter.readsByKey !== false || lookup.value === record.key),
+          lookups: ([] as Lookup[]).concat(
+            [
+              // An e-mail key is the CRM's own e-mail field: the read by key already looked there (unless
+              // the adapter reads only its map; then only the record's own key is searched, once).
+              ...(record.email !== undefined && (record.email !== record.key || adapter.readsByKey === false)
+                ? [{ field: 'email' as const, value: record.email }]
+                : []),
+              ...(record.linkedinUrl !== undefined
+                ? [{ field: 'linkedinUrl' as const, value: record.linkedinUrl }]
+                : []),
+            ].filter((lookup) => adapter.readsByKey !== false || lookup.value === record.key),
+            fullNameLookup(record, companyIds),
+          ),
         },
       })),
     );

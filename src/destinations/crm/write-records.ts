@@ -22,6 +22,8 @@ export interface WriteInput {
   readonly id?: string | undefined;
   /** Written only where the CRM holds it (a watch's job change): read by key first, failed when absent. */
   readonly updateOnly?: boolean | undefined;
+  /** `id` is a record a sales team typed, found by search now: counted as adopted. */
+  readonly adopted?: boolean | undefined;
 }
 
 /** Why an update-only record (a watch's job change) is not written. */
@@ -37,6 +39,8 @@ export interface WriteOutcome {
   readonly changes: readonly FieldChange[];
   readonly warnings: readonly string[];
   readonly error?: string;
+  /** Found by search and made hooksync's (key stamped, id recorded): counted `adopted`. */
+  readonly adopted?: boolean;
 }
 
 /** `items` in chunks of `size`. */
@@ -118,9 +122,16 @@ export async function writeRecords(options: {
       exists: current !== undefined || input.id !== undefined,
       keyProperty: idProperty,
       policyOf: input.policyOf,
+      stampKey: input.id !== undefined,
     });
     const warnings = checked[index]!.warnings;
-    outcomes[index] = { action: plan.action, id: current?.id ?? input.id, changes: plan.changes, warnings };
+    outcomes[index] = {
+      action: plan.action,
+      id: current?.id ?? input.id,
+      changes: plan.changes,
+      warnings,
+      ...(input.adopted === true ? { adopted: true } : {}),
+    };
     if (plan.action !== 'skip')
       pending.push({
         index,

@@ -21,6 +21,8 @@ export const HUBSPOT_SHAPE: RecordShape = {
   companyName: 'name',
   email: 'email',
   linkedinUrl: 'hs_linkedin_url',
+  firstName: 'firstname',
+  lastName: 'lastname',
   jobChangeStatus: 'hooksync_job_change_status',
   contactCompany: 'company',
   movedFields: MOVED_FIELDS,

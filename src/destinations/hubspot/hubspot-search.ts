@@ -1,13 +1,19 @@
 /**
- * HubSpot's search, as adoption uses it (at sync time and in `setup`): records whose domain, e-mail or
- * LinkedIn URL is one of many values (one IN filter over the spellings people type, 100 values a call),
+ * HubSpot's search, as adoption uses it (at sync time and in `setup`): records whose domain, website, name,
+ * e-mail, LinkedIn URL or last name is one of many values (one IN filter over the spellings people type,
+ * 100 values a call),
  * paged 200 at a time up to HubSpot's 10,000 results a query, paced by the client under search's own limit.
  * Each value found maps to the records found for it, with their value of the destination's key property.
  */
 import { z } from 'zod';
 import { checkAnswer } from '../crm/check-answer.js';
 import type { CrmObject, SearchCandidate, SearchField } from '../crm/crm-adapter.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import {
+  normalizeDomain,
+  normalizeEmail,
+  normalizeLinkedinUrl,
+  normalizeName,
+} from '../crm/normalize-keys.js';
 import type { HubSpotClient } from './hubspot-client.js';
 
 /** Values per search call (one IN filter) and results per page: HubSpot's search limits. */
@@ -44,22 +50,89 @@ function linkedinSpellings(url: string): string[] {
   ];
 }
 
-/** Where each searchable field lives in HubSpot, how it is spelled there, and how it normalizes. */
-const FIELDS: Record<
-  SearchField,
-  {
-    readonly property: string;
-    readonly spellings: (value: string) => string[];
-    readonly normalize: (value: string | undefined) => string | undefined;
-  }
-> = {
+/** How a portal commonly spells a website whose host is `domain`. */
+function websiteSpellings(domain: string): string[] {
+  return ['', 'www.'].flatMap((www) =>
+    ['', 'http://', 'https://'].map((scheme) => `${scheme}${www}${domain}`),
+  );
+}
+
+/** A `fullName` value (`first\tlast`) as compared: both names normalized. */
+function comparableName(first: string | null | undefined, last: string | null | undefined): string {
+  return `${normalizeName(first ?? undefined)}\t${normalizeName(last ?? undefined)}`;
+}
+
+/** Where each searchable field lives in HubSpot, how it is spelled there, and how a held record compares. */
+interface FieldSearch {
+  readonly property: string;
+  /** The other properties the answer must carry (a candidate's company, e-mail, domain). */
+  readonly more: readonly string[];
+  readonly spellings: (value: string) => string[];
+  /** Spellings one value sends at most (the IN filter takes {@link SEARCH_VALUES}). */
+  readonly perValue: number;
+  /** A wanted value as compared. */
+  readonly wanted: (value: string) => string | undefined;
+  /** A found record's value as compared. */
+  readonly held: (properties: Readonly<Record<string, string | null>>) => string | undefined;
+}
+
+const FIELDS: Record<SearchField, FieldSearch> = {
   domain: {
     property: 'domain',
+    more: [],
     spellings: (domain) => [domain, `www.${domain}`],
-    normalize: normalizeDomain,
+    perValue: 2,
+    wanted: (value) => value,
+    held: (p) => normalizeDomain(p.domain ?? undefined),
   },
-  email: { property: 'email', spellings: (email) => [email], normalize: normalizeEmail },
-  linkedinUrl: { property: LINKEDIN_PROPERTY, spellings: linkedinSpellings, normalize: normalizeLinkedinUrl },
+  website: {
+    property: 'website',
+    more: ['domain'],
+    spellings: websiteSpellings,
+    perValue: 6,
+    wanted: (value) => value,
+    held: (p) => normalizeDomain(p.website ?? undefined),
+  },
+  name: {
+    property: 'name',
+    more: ['domain'],
+    spellings: (name) => [name],
+    perValue: 1,
+    wanted: (value) => normalizeName(value) || undefined,
+    held: (p) => normalizeName(p.name ?? undefined) || undefined,
+  },
+  email: {
+    property: 'email',
+    more: [],
+    spellings: (email) => [email],
+    perValue: 1,
+    wanted: (value) => value,
+    held: (p) => normalizeEmail(p.email ?? undefined),
+  },
+  linkedinUrl: {
+    property: LINKEDIN_PROPERTY,
+    more: [],
+    spellings: linkedinSpellings,
+    perValue: 8,
+    wanted: (value) => value,
+    held: (p) => normalizeLinkedinUrl(p[LINKEDIN_PROPERTY] ?? undefined),
+  },
+  // By last name as the service spells it and without its accents; the first name compared after.
+  fullName: {
+    property: 'lastname',
+    more: ['firstname', 'email', 'associatedcompanyid'],
+    spellings: (value) => {
+      const last = value.split('\t')[1] ?? '';
+      const plain = last.normalize('NFKD').replace(/\p{M}/gu, '');
+      return [...new Set([last, plain])];
+    },
+    perValue: 2,
+    wanted: (value) => {
+      const [first, last] = value.split('\t');
+      return comparableName(first, last);
+    },
+    held: (p) => comparableName(p.firstname, p.lastname),
+  },
 };
 
 /** Searches `object` for `values` of `field`: value → the records found for it. */
@@ -71,12 +144,19 @@ export async function searchHubSpot(
   keyProperty: string,
   signal: AbortSignal,
 ): Promise<Map<string, SearchCandidate[]>> {
-  const { property, spellings, normalize } = FIELDS[field];
+  const search = FIELDS[field];
+  const { property } = search;
   const found = new Map<string, SearchCandidate[]>();
-  const perCall = Math.max(1, Math.floor(SEARCH_VALUES / spellings('x').length));
+  const perCall = Math.max(1, Math.floor(SEARCH_VALUES / search.perValue));
   const call = `POST /crm/v3/objects/${object}/search`;
   for (let at = 0; at < values.length; at += perCall) {
-    const wanted = new Set(values.slice(at, at + perCall));
+    // The values as compared → the values asked for.
+    const wanted = new Map<string, string[]>();
+    for (const value of values.slice(at, at + perCall)) {
+      const as = search.wanted(value);
+      if (as !== undefined) wanted.set(as, [...(wanted.get(as) ?? []), value]);
+    }
+    const spelled = [...new Set([...wanted.values()].flat().flatMap(search.spellings))];
     let after: string | undefined;
     let seen = 0;
     let more = false;
@@ -85,10 +165,8 @@ export async function searchHubSpot(
         'POST',
         `/crm/v3/objects/${object}/search`,
         {
-          filterGroups: [
-            { filters: [{ propertyName: property, operator: 'IN', values: [...wanted].flatMap(spellings) }] },
-          ],
-          properties: [...new Set([property, keyProperty])],
+          filterGroups: [{ filters: [{ propertyName: property, operator: 'IN', values: spelled }] }],
+          properties: [...new Set([property, keyProperty, ...search.more])],
           limit: SEARCH_PAGE,
           ...(after !== undefined ? { after } : {}),
         },
@@ -96,12 +174,21 @@ export async function searchHubSpot(
       );
       const body = checkAnswer(searchSchema, answer, { crm: 'HubSpot', call });
       for (const record of body.results) {
-        const value = normalize(record.properties[property] ?? undefined);
-        if (value === undefined || !wanted.has(value)) continue;
-        const key = record.properties[keyProperty]?.trim() || undefined;
-        const held = found.get(value);
-        if (held === undefined) found.set(value, [{ id: record.id, key }]);
-        else if (!held.some((candidate) => candidate.id === record.id)) held.push({ id: record.id, key });
+        const asked = wanted.get(search.held(record.properties) ?? '\u0000');
+        if (asked === undefined) continue;
+        const p = record.properties;
+        const candidate: SearchCandidate = {
+          id: record.id,
+          key: p[keyProperty]?.trim() || undefined,
+          ...(p.associatedcompanyid ? { companyId: p.associatedcompanyid } : {}),
+          ...(p.email ? { email: normalizeEmail(p.email) } : {}),
+          ...(search.more.includes('domain') && p.domain ? { domain: normalizeDomain(p.domain) } : {}),
+        };
+        for (const value of asked) {
+          const held = found.get(value);
+          if (held === undefined) found.set(value, [candidate]);
+          else if (!held.some((other) => other.id === record.id)) held.push(candidate);
+        }
       }
       seen += body.results.length;
       after = body.paging?.next?.after;

@@ -242,6 +242,7 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     signal: AbortSignal,
   ): Promise<Map<string, SearchCandidate[]>> => {
     const found = new Map<string, SearchCandidate[]>();
+    if (field !== 'domain' && field !== 'email' && field !== 'linkedinUrl') return found;
     // Where each value is looked for: the key field (custom) or the e-mails, and how a held value normalizes.
     const name =
       field === 'domain' ? options.orgKeyField : field === 'email' ? undefined : options.personKeyField;

@@ -12,6 +12,8 @@ export const PIPEDRIVE_SHAPE: RecordShape = {
   companyName: 'Name',
   email: 'Email',
   linkedinUrl: 'LinkedIn URL',
+  firstName: 'First name',
+  lastName: 'Last name',
   jobChangeStatus: 'Job change status',
   contactCompany: 'Organization',
   movedFields: ['Organization', 'Job title'],

@@ -3,7 +3,7 @@
  * `account_key`; persons are Contacts or Leads by `person_key`, the one that already holds the key updated
  * where it is, a net-new one routed by `new_persons` (a Contact under its Account when the core found or
  * wrote the Account, else a Lead); a Contact names its Account by the Account's key in its own write
- * (`links: 'in-write'`). Reads are SOQL by key, writes sObject Collections (see write-collections.ts); a locked
+ * (`links: 'in-write'`). Reads are SOQL by key, search SOQL by what a team types (search-org.ts), writes sObject Collections (see write-collections.ts); a locked
  * record (UNABLE_TO_LOCK_ROW) sends the batch back to the lane's retry schedule (keyed writes converge).
  */
 import { CrmError } from '../../errors.js';
@@ -15,6 +15,7 @@ import { describeObject, fieldDefinitionsOf } from './org-schema.js';
 import { type NewPersons, routePerson } from './route-persons.js';
 import { limitsSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
+import { searchOrg } from './search-org.js';
 import { keyQueries, queryAll } from './soql.js';
 import {
   COLLECTION_LIMIT,
@@ -54,6 +55,8 @@ export interface SalesforceAdapterOptions {
   readonly accountKey: string;
   readonly personKey: string;
   readonly newPersons: NewPersons;
+  /** The Contact field holding a LinkedIn profile URL, searched by at sync time; undefined: not searched. */
+  readonly linkedinField?: string | undefined;
   /** The Contact ↔ Lead field correspondence (the salesforce-contacts and -leads templates). */
   readonly leadFields: () => Promise<LeadFields>;
   /** More than `threshold` records of one object keyed (no Id) in a write go in a Bulk API 2.0 job. */
@@ -232,6 +235,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
       bulk: options.bulk === undefined ? undefined : { above: options.bulk.threshold, calls: BULK_JOB_CALLS },
     },
     links: 'in-write',
+    search: searchOrg(client, { accountKey, personKey, linkedin: options.linkedinField }),
     async read(object: CrmObject, idProperty, keys, properties, signal) {
       // No idProperty: `keys` are record Ids (a carried or adopted record, read for fill-empty).
       const byId = idProperty === undefined;

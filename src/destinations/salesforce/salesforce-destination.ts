@@ -44,6 +44,8 @@ export const SALESFORCE_SHAPE: RecordShape = {
   email: undefined,
   personId: 'Hooksync_Person_Id__c',
   linkedinUrl: 'LinkedIn_URL__c',
+  firstName: 'FirstName',
+  lastName: 'LastName',
   jobChangeStatus: 'Job_Change_Status__c',
   contactCompany: 'Current_Company__c',
   movedFields: MOVED_FIELDS,
@@ -68,12 +70,16 @@ export function laneBatchSize(config: Pick<SalesforceDestinationConfig, 'bulk_th
 export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSettings {
   // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
   const employers = config.new_persons === 'contact' ? 'write' : 'find';
-  return crmSyncSettings(
-    config,
-    { companyKey: config.account_key, contactKey: config.person_key },
-    MOVED_FIELDS,
-    employers,
-  );
+  return {
+    ...crmSyncSettings(
+      config,
+      { companyKey: config.account_key, contactKey: config.person_key },
+      MOVED_FIELDS,
+      employers,
+    ),
+    // A Contact's Id starts 003 (a Lead's 00Q): a mover held as a Contact is moved to its new Account.
+    isContactId: (id) => id.startsWith('003'),
+  };
 }
 
 function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
@@ -128,6 +134,8 @@ function createSalesforceDestination(
     accountKey: config.account_key,
     personKey: config.person_key,
     newPersons: config.new_persons,
+    linkedinField:
+      config.fields[SALESFORCE_SHAPE.linkedinUrl] === 'skip' ? undefined : SALESFORCE_SHAPE.linkedinUrl,
     bulk: {
       threshold: config.bulk_threshold,
       store: bulkJobStore(deps.database.db, config.name, deps.now),

@@ -14,22 +14,16 @@ import type { Kysely } from 'kysely';
 import { exportRows } from '../../export/export-rows.js';
 import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
-import type { CrmAdapter, CrmObject, SearchCandidate, SearchField } from '../crm/crm-adapter.js';
+import type { CrmAdapter, CrmObject, SearchField } from '../crm/crm-adapter.js';
 import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
 import { type CrmTemplates, storedDomains } from '../crm/crm-rows.js';
 import { findExisting, type RecordIdStore } from '../crm/find-existing.js';
 import type { RecordShape } from '../crm/map-records.js';
-import {
-  normalizeDomain,
-  normalizeEmail,
-  normalizeLinkedinUrl,
-  normalizePersonId,
-} from '../crm/normalize-keys.js';
+import { normalizeEmail, normalizeLinkedinUrl, normalizePersonId } from '../crm/normalize-keys.js';
 import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
 import { checkObjectFields, describeObject, type SalesforceObject } from './org-schema.js';
 import { limitsSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
-import { containsQueries, keyQueries, queryAll } from './soql.js';
 import { writeCollections } from './write-collections.js';
 
 /** The column setup adds to the contacts template: the e-mail a job change was asked with. */
@@ -57,56 +51,6 @@ function mappedFields(template: ExportTemplate): string[] {
   return template.columns
     .map((column) => column.header)
     .filter((name) => /^[A-Za-z]\w*$/.test(name) && name !== 'Id');
-}
-
-function keyOf(value: unknown): string | undefined {
-  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  return text === '' ? undefined : text;
-}
-
-/** Records the org holds, by a stored company's domain (Account.Website) or a stored person's e-mail. */
-function searchOrg(
-  client: SalesforceClient,
-  accountKey: string,
-  personKey: string,
-): NonNullable<CrmAdapter['search']> {
-  return async (object, field, values, _keyProperty, signal) => {
-    const found = new Map<string, SearchCandidate[]>();
-    const wanted = new Set(values);
-    const add = (value: string | undefined, candidate: SearchCandidate) => {
-      if (value === undefined || !wanted.has(value)) return;
-      const list = found.get(value) ?? [];
-      if (!list.some((c) => c.id === candidate.id)) list.push(candidate);
-      found.set(value, list);
-    };
-    if (object === 'companies' && field === 'domain') {
-      // A Website is typed in any spelling (https://www.acme.com/): matched loosely, then by its domain.
-      for (const soql of containsQueries({
-        base: client.base,
-        object: 'Account',
-        fields: [accountKey],
-        field: 'Website',
-        values,
-      }))
-        for (const row of await queryAll(client, soql, signal))
-          add(normalizeDomain(String(row.Website ?? '')), {
-            id: String(row.Id),
-            key: keyOf(row[accountKey]),
-          });
-    } else if (object === 'contacts' && field === 'email') {
-      for (const sobject of ['Contact', 'Lead'])
-        for (const soql of keyQueries({
-          base: client.base,
-          object: sobject,
-          fields: [personKey],
-          keyField: 'Email',
-          keys: values,
-        }))
-          for (const row of await queryAll(client, soql, signal))
-            add(normalizeEmail(String(row.Email ?? '')), { id: String(row.Id), key: keyOf(row[personKey]) });
-    }
-    return found;
-  };
 }
 
 /** Each stored person's key (as the core keys it) with the e-mail a job change was asked with, one per e-mail. */
@@ -162,7 +106,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
     record: (object, ids) =>
       recordRecordIds(options.db, options.destination, object, ids, new Date(options.now()).toISOString()),
   };
-  const adapter: CrmAdapter = { ...options.adapter, search: searchOrg(client, accountKey, personKey) };
+  const { adapter } = options;
   const find = async (
     object: CrmObject,
     idProperty: string,
@@ -187,7 +131,10 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
       object,
       entries.map(([key]) => key),
     );
-    const keyed = entries.filter(([key]) => found.get(key)?.kind === 'by-key' && recorded.has(key)).length;
+    const keyed = entries.filter(([key]) => {
+      const it = found.get(key);
+      return (it?.kind === 'by-key' || (it?.kind === 'id' && it.how === 'recorded')) && recorded.has(key);
+    }).length;
     return { found, keyed };
   };
 
@@ -201,7 +148,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   report.alreadyKeyed = companies.keyed;
   for (const domain of domains) {
     const it = companies.found.get(domain);
-    if (it?.kind === 'id') report.adopted.push({ domain, id: it.id });
+    if (it?.kind === 'id' && it.how === 'adopted') report.adopted.push({ domain, id: it.id });
     if (it?.kind === 'ambiguous') report.ambiguous.push({ domain, ids: [...it.ids] });
   }
 
@@ -215,7 +162,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   report.contactsAlreadyKeyed = people.keyed;
   for (const [email, key] of [...persons].sort(([a], [b]) => a.localeCompare(b))) {
     const it = people.found.get(key);
-    if (it?.kind === 'id')
+    if (it?.kind === 'id' && it.how === 'adopted')
       report.adoptedPersons!.push({
         email,
         key,

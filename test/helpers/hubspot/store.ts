@@ -180,9 +180,15 @@ export class CrmStore {
 
   /** Every value of a record, system values included. */
   valuesOf(record: StoredRecord): Record<string, string> {
+    // A contact's primary company, as HubSpot keeps it in `associatedcompanyid` (its first company else).
+    const rows = record.type === 'contacts' ? this.associations() : [];
+    const primary =
+      rows.find((row) => row.contactId === record.id && row.typeId === 1) ??
+      rows.find((row) => row.contactId === record.id);
     return {
       createdate: iso(record.createdAtMs),
       ...Object.fromEntries(record.values),
+      ...(primary !== undefined ? { associatedcompanyid: primary.companyId } : {}),
       hs_object_id: record.id,
       [LAST_MODIFIED[record.type]]: iso(record.updatedAtMs),
     };

@@ -144,7 +144,7 @@ export function defineSalesforceSuite(provision: Provision): void {
     ['custom_fields.sf_id', {}, 'sf_id'],
     ['the key id_field names', { id_field: 'crm_id' }, 'crm_id'],
   ])(
-    'updates the very Contact a job carries (%s) by its Id, stamps the key, and creates nothing',
+    'updates the very Contact a job carries (%s) by its Id, stamps the key, creates no Contact, and moves it to its new Account',
     async (_what, extra, key) => {
       const carried = sf.seed('Contact', {
         LastName: 'Keller',
@@ -170,10 +170,12 @@ export function defineSalesforceSuite(provision: Provision): void {
       expect([event!.status, event!.last_error]).toEqual(['delivered', null]);
       expect(sf.records('Contact').map((record) => record.Id)).toEqual([carried, other]);
       expect(sf.records('Lead')).toEqual([]);
-      expect(sf.records('Account')).toEqual([]);
+      // A mover lands at the new company: its Account is created once and the Contact moved to it.
+      expect(sf.records('Account').map((account) => account.Hooksync_Company_Id__c)).toEqual(['initech.io']);
       const updated = sf.records('Contact')[0]!;
       expect(updated).toMatchObject({
         Id: carried,
+        AccountId: sf.records('Account')[0]!.Id,
         Hooksync_Person_Id__c: '9c4f5e6d-7a81-4293-b1d4-2e1f0a9b8c73',
         Job_Change_Status__c: 'moved',
         Email: 'm.keller@old-address.example',

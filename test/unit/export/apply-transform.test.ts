@@ -67,6 +67,10 @@ describe('transforms', () => {
   it('default, split, blankIf, truncate, case', () => {
     expect(run({ op: 'default', value: '[not provided]' }, null)).toBe('[not provided]');
     expect(run({ op: 'default', value: '[not provided]' }, 'Vogel')).toBe('Vogel');
+    // A row keyed by a record id: its empty cell means "unchanged", never a placeholder over the real name.
+    const keyed = { op: 'default', value: '[not provided]', unless: 'task.custom_fields.sf_id' };
+    expect(run(keyed, null, { 'task.custom_fields.sf_id': '003Hs0000000001IAA' })).toBe('');
+    expect(run(keyed, null, {})).toBe('[not provided]');
     expect(run({ op: 'split', separator: ',', index: 0, minParts: 3 }, 'Munich, Bavaria, Germany')).toBe(
       'Munich',
     );

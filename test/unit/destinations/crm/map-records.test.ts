@@ -57,6 +57,7 @@ describe('mapRecords with a person id key', () => {
         properties: { Name: 'Acme', Website: 'acme.com', Company_Id__c: 'acme.com' },
         events: [0],
         employerOnly: true,
+        name: 'Acme',
       },
     ]);
     const both = mapRecords(

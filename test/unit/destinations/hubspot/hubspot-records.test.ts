@@ -39,6 +39,7 @@ describe('mapRecords', () => {
         properties: { name: 'Acme', domain: 'https://acme.com/', hooksync_domain: 'acme.com' },
         events: [0, 1],
         employerOnly: false,
+        name: 'Acme',
       },
     ]);
     expect(mapped.skipped).toEqual([{ object: 'companies', event: 2, reason: 'no usable domain' }]);
