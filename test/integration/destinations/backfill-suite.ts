@@ -2,7 +2,8 @@
  * `destinations backfill`, run on SQLite and on Postgres: a destination configured after 500 jobs were
  * stored receives every one of them, once, through two backfills run at the same moment from two database
  * handles (two replicas), a third one, and one run after the delivered events were pruned; the dry run
- * counts without queueing; replay says why it has nothing for such a destination.
+ * counts without queueing; replay says why it has nothing for such a destination. And a timed pause shown
+ * as paused, with its end.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type BackfillReport, backfillEvents } from '../../../src/destinations/backfill-events.js';
@@ -11,7 +12,11 @@ import {
   replayEvents,
   storedWithoutEvents,
 } from '../../../src/destinations/destination-admin.js';
-import { pruneDeliveredEvents, syncDestinations } from '../../../src/destinations/outbox.js';
+import {
+  deferPendingEvents,
+  pruneDeliveredEvents,
+  syncDestinations,
+} from '../../../src/destinations/outbox.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
 import {
   createWebhookSecret,
@@ -134,6 +139,27 @@ export function defineBackfillSuite(provision: Provision): void {
     const report = await backfillEvents(db, { destination: 'reveals', sinceIso, nowIso: now() });
     expect(report.jobs).toEqual({ considered: 1, queued: 1 });
     expect(report.changes).toEqual({ considered: 0, queued: 0 });
+  });
+
+  it('shows a timed pause (a CRM window) as paused, with its end, until it ends', async () => {
+    const destinations = await world.configure({ destinations: [webhook('crm', consumer.url, secret)] });
+    await syncDestinations(world.database.db, destinations, now());
+    const nowMs = Date.parse('2026-11-28T12:00:00.000Z');
+    const until = '2026-11-28T13:00:00.000Z';
+    await deferPendingEvents(
+      world.database.db,
+      'crm',
+      until,
+      `crm daily limit reached: paused until ${until}`,
+      now(),
+    );
+    const during = (await listDestinationStates(world.database.db, nowMs)).find((s) => s.name === 'crm')!;
+    expect(during).toMatchObject({ paused: true, paused_until: until });
+    expect(during.last_error).toContain('paused until');
+    const after = (await listDestinationStates(world.database.db, Date.parse(until) + 1)).find(
+      (s) => s.name === 'crm',
+    )!;
+    expect(after).toMatchObject({ paused: false, paused_until: null });
   });
 
   function lateIds(): string[] {
