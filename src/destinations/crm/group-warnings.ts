@@ -20,8 +20,8 @@ export function groupWarnings(
   const byObject = new Map<string, Map<string, number>>();
   for (const record of records) {
     if (record.warnings.length === 0) continue;
-    let counts = byObject.get(record.object);
-    if (counts === undefined) byObject.set(record.object, (counts = new Map()));
+    const counts = byObject.get(record.object) ?? new Map<string, number>();
+    byObject.set(record.object, counts);
     // A record with the same warning twice counts once.
     for (const text of new Set(record.warnings.map(withoutValue)))
       counts.set(text, (counts.get(text) ?? 0) + 1);
