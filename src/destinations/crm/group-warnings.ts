@@ -1,7 +1,8 @@
 /**
  * A batch's values left out, grouped for one log line per object: each distinct warning with the number of
  * records it was found in. A warning that quotes the value (`"x" is not a number`) is grouped without it,
- * so that one field's bad values make one entry, and no value (personal data) reaches a warn line.
+ * so that one field's bad values make one entry, and no value (personal data) reaches a warn line; an option
+ * a field lacks keeps its value (one entry per option, which is what the user adds).
  */
 
 /** One distinct warning of a batch and the records it was found in. */
@@ -36,5 +37,7 @@ export function groupWarnings(
 
 function withoutValue(warning: string): string {
   const quoted = QUOTED_VALUE.exec(warning);
-  return quoted === null ? warning : `a value ${quoted[1]}`;
+  // An option missing from a field is kept with its value: it is what the user adds to the field.
+  if (quoted === null || quoted[1]!.startsWith('is not an option of ')) return warning;
+  return `a value ${quoted[1]}`;
 }
