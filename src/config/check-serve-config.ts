@@ -51,3 +51,19 @@ export function checkServeConfig(
   }
   return { jwksUrl: config.jwksUrl, account };
 }
+
+/**
+ * What serve will not do without the service's account, in one line naming the variables missing;
+ * undefined when the account is configured. Callbacks are received and stored either way.
+ */
+export function describeMissingAccount(config: HooksyncConfig): string | undefined {
+  const missing = [
+    ...(config.apiBaseUrl === undefined ? ['HOOKSYNC_API_BASE_URL'] : []),
+    ...(config.apiKey === undefined ? ['HOOKSYNC_API_KEY'] : []),
+  ];
+  if (missing.length === 0) return undefined;
+  return (
+    `without ${missing.join(' and ')} serve receives and stores callbacks only: it cannot recover ` +
+    'missing jobs (reconcile: --reconcile-cron, HOOKSYNC_UNSIGNED=fetch) nor run watches'
+  );
+}

@@ -101,7 +101,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
   const refreshPaused = async () => {
-    const paused = await pausedDestinations(database.db);
+    const paused = await whenUnlocked(() => pausedDestinations(database.db));
     for (const lane of lanes) lane.setPaused(paused.has(lane.name));
   };
   let poll: NodeJS.Timeout | undefined;
@@ -136,10 +136,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       tick(true);
       poll = setInterval(tick, options.pollMs ?? DEFAULT_POLL_MS);
       poll.unref();
+      // A write on a connection that waits for no lock: retried while the store commits, like every other.
       const prune = () =>
-        pruneDeliveredEvents(
-          database.db,
-          new Date(now() - DEFAULT_DELIVERED_RETENTION_MS).toISOString(),
+        whenUnlocked(() =>
+          pruneDeliveredEvents(database.db, new Date(now() - DEFAULT_DELIVERED_RETENTION_MS).toISOString()),
         ).catch((error: unknown) => logger.warn({ err: error }, 'could not delete old delivered events'));
       void prune();
       retention = setInterval(prune, RETENTION_INTERVAL_MS);

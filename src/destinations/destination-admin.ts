@@ -13,7 +13,10 @@ export interface DestinationState {
   readonly type: string;
   /** In the configuration last synced (false: removed; its events are kept). */
   readonly active: boolean;
+  /** Paused until resumed, or by a timed pause (a CRM's allocation or 429 window) that has not ended. */
   readonly paused: boolean;
+  /** The end of the timed pause in force (ISO 8601); null when none is, or when paused until resumed. */
+  readonly paused_until: string | null;
   readonly pending: number;
   readonly delivered: number;
   readonly failed: number;
@@ -48,11 +51,13 @@ export async function listDestinationStates(
     Number(counts.find((row) => row.destination === name && row.status === status)?.n ?? 0);
   return destinations.map((row) => {
     const oldest = pending.get(row.name)?.oldest ?? null;
+    const deferred = row.deferred_until !== null && Date.parse(row.deferred_until) > nowMs;
     return {
       name: row.name,
       type: row.type,
       active: row.active === 1,
-      paused: row.paused_at !== null,
+      paused: row.paused_at !== null || deferred,
+      paused_until: row.paused_at === null && deferred ? row.deferred_until : null,
       pending: count(row.name, 'pending'),
       delivered: count(row.name, 'delivered'),
       failed: count(row.name, 'failed'),
@@ -115,6 +120,33 @@ export async function replayEvents(
     .where('id', 'in', selectReplayEvents(db, destination, selection).select('id'))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Why a replay `since` an instant queued nothing, when the reason is that `destination` has no events of
+ * that window at all (it was configured after the jobs arrived): how many jobs were stored since then, for
+ * `destinations backfill`. Undefined when it has events there (none matched the selection) or nothing was stored.
+ */
+export async function storedWithoutEvents(
+  db: Kysely<Database>,
+  destination: string,
+  sinceIso: string,
+): Promise<number | undefined> {
+  const event = await db
+    .selectFrom('outbox_events')
+    .select('id')
+    .where('destination', '=', destination)
+    .where('created_at', '>=', sinceIso)
+    .limit(1)
+    .executeTakeFirst();
+  if (event !== undefined) return undefined;
+  const stored = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('received_at', '>=', sinceIso)
+    .executeTakeFirst();
+  const count = Number(stored?.n ?? 0);
+  return count === 0 ? undefined : count;
 }
 
 /** Deletes the failed events of `destination` (given up on for good); returns how many. */

@@ -375,7 +375,8 @@ export async function pruneDeliveredEvents(db: Kysely<Database>, beforeIso: stri
 
 /**
  * Moves every pending event of `destination` due before `untilIso` to `untilIso`, and says why in
- * last_error: a pause all replicas honour (their claims only take due events), ended by the clock.
+ * last_error and until when in deferred_until: a pause all replicas honour (their claims only take due
+ * events), ended by the clock.
  */
 export async function deferPendingEvents(
   db: Kysely<Database>,
@@ -394,7 +395,7 @@ export async function deferPendingEvents(
       .execute();
     await trx
       .updateTable('destinations')
-      .set({ last_error: boundOutsideText(reason), last_error_at: nowIso })
+      .set({ last_error: boundOutsideText(reason), last_error_at: nowIso, deferred_until: untilIso })
       .where('name', '=', destination)
       .execute();
   });

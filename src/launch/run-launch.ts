@@ -79,6 +79,8 @@ export interface LaunchOptions {
   readonly concurrency?: number | undefined;
   /** Each problem as found. */
   readonly onProblem?: ((line: number, message: string) => void) | undefined;
+  /** As soon as the header is read, when it lacks columns the plan names (throw to stop). */
+  readonly onMissingColumns?: ((missingColumns: readonly string[]) => void) | undefined;
   /** After the first pass: the file's counts and columns. */
   readonly onValidated?: ((file: ValidatedFile, report: LaunchReport) => void) | undefined;
   /** After each row. */
@@ -114,6 +116,7 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     path: options.path,
     format: options.format,
     onProblem: options.onProblem,
+    onMissingColumns: options.onMissingColumns,
     dryRun: options.dryRun ? { db: deps.db, sample: DRY_RUN_SAMPLE } : undefined,
   });
   options.onValidated?.(file, report);

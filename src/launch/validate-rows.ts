@@ -17,6 +17,12 @@ export interface ValidateRowsOptions {
   readonly format: InputFormat;
   /** Called with each problem as it is found (the CLI prints it at once). */
   readonly onProblem?: ((line: number, message: string) => void) | undefined;
+  /**
+   * Called once the header is read, before any row is checked, with the columns the plan names that it
+   * lacks (a CSV; never for JSONL): a wrong `--map` column is then the first thing said, not the last of
+   * one error per row. Throwing stops the pass.
+   */
+  readonly onMissingColumns?: ((missingColumns: readonly string[]) => void) | undefined;
   /** Dry run: the database to count rows already launched in, and how many requests to sample. */
   readonly dryRun?: { readonly db: Kysely<Database>; readonly sample: number } | undefined;
 }
@@ -52,6 +58,10 @@ export async function validateRows(
   for await (const row of readRows(options.path, options.format, (columns) => {
     header = columns;
   })) {
+    if (report.rows === 0 && header !== undefined) {
+      const missing = missingColumnsOf(plan, header);
+      if (missing.length > 0) options.onMissingColumns?.(missing);
+    }
     report.rows += 1;
     const built: BuiltRequest =
       'problem' in row ? { problems: [`line is ${row.problem}`] } : buildRequest(plan, row.cells);
@@ -80,11 +90,13 @@ export async function validateRows(
   const read = columnsRead(plan);
   const fields = new Set(plan.operation.fields.keys());
   const unusedColumns = (header ?? []).filter((column) => !read.has(column) && !fields.has(column));
-  const missingColumns =
-    header === undefined
-      ? []
-      : [...plan.carry.values(), ...[...plan.columns].filter(([f, c]) => f !== c).map(([, c]) => c)].filter(
-          (column) => !header!.includes(column),
-        );
+  const missingColumns = header === undefined ? [] : missingColumnsOf(plan, header);
   return { valid, unusedColumns, missingColumns };
+}
+
+/** The columns `plan` names (`--map`, `--carry`) that `header` lacks. */
+function missingColumnsOf(plan: RequestPlan, header: readonly string[]): string[] {
+  return [...plan.carry.values(), ...[...plan.columns].filter(([f, c]) => f !== c).map(([, c]) => c)].filter(
+    (column) => !header.includes(column),
+  );
 }

@@ -7,7 +7,7 @@
  */
 import { pino } from 'pino';
 import { createClient } from '../client/create-client.js';
-import { checkServeConfig } from '../config/check-serve-config.js';
+import { checkServeConfig, describeMissingAccount } from '../config/check-serve-config.js';
 import { createBodyBudget } from '../receiver/create-body-budget.js';
 import { createDeliveryStats, type DeliveryStats } from '../receiver/create-delivery-stats.js';
 import { createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
@@ -67,6 +67,9 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? Date.now;
   const settings = checkServeConfig(config, options);
+  // Said once at start: a serve without the account runs, but the parts that reach the finders do not.
+  const missingAccount = describeMissingAccount(config);
+  if (missingAccount !== undefined) logger.warn(missingAccount);
   // The budgets below, sized from the memory ceiling (issue 29); the config's own settings win.
   const memory = planMemory(config.memoryCeiling.bytes);
   const client =

@@ -220,11 +220,14 @@ async function runLaunchCommand(
         estimateUsd,
         concurrency,
         onProblem: (line, message) => writeLine(ctx.stderr, `line ${line}: ${message}`),
+        onMissingColumns: (missing) => {
+          throw missingColumnsError(flags.from === '-' ? 'stdin' : basename(flags.from), missing);
+        },
         onValidated: (file) => {
           if (file.missingColumns.length > 0) {
-            throw new CliError(
-              `${flags.from === '-' ? 'stdin' : basename(flags.from)} has no column ${file.missingColumns.map((c) => `"${c}"`).join(', ')} (named by --map or --carry)`,
-              EXIT_USAGE,
+            throw missingColumnsError(
+              flags.from === '-' ? 'stdin' : basename(flags.from),
+              file.missingColumns,
             );
           }
           if (file.unusedColumns.length > 0) {
@@ -335,4 +338,12 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
     command.addHelpText('after', `\nExample:\n${EXAMPLES[operation]}\n`);
     command.action((flags: LaunchFlags) => runLaunchCommand(operation, flags, ctx));
   }
+}
+
+/** The one line for a file whose header lacks columns named by `--map` or `--carry`. */
+function missingColumnsError(source: string, missing: readonly string[]): CliError {
+  return new CliError(
+    `${source} has no column ${missing.map((c) => `"${c}"`).join(', ')} (named by --map or --carry)`,
+    EXIT_USAGE,
+  );
 }

@@ -28,6 +28,7 @@ import {
 } from './crm-rows.js';
 import { createFieldDefinitions } from './field-definitions.js';
 import type { RecordIdStore } from './find-existing.js';
+import { groupWarnings } from './group-warnings.js';
 import { type MappedBatch, mapRecords, type RecordShape } from './map-records.js';
 import type { SetupReport } from './setup-report.js';
 import { type RecordReport, type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
@@ -209,12 +210,13 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
       return [...results, ...deliveries.slice(results.length).map(() => result)];
     }
     await counters.flush(records);
-    for (const record of records) {
-      if (record.warnings.length > 0)
-        deps.logger.warn(
-          { destination: name, object: record.object, warnings: record.warnings },
-          `values left out of a ${adapter.name} record (not valid for their property)`,
-        );
+    // One line per object and batch, each distinct warning with its count (not one line per record).
+    for (const [object, warnings] of groupWarnings(records)) {
+      const affected = records.filter((record) => record.object === object && record.warnings.length > 0);
+      deps.logger.warn(
+        { destination: name, object, records: affected.length, warnings },
+        `values left out of ${affected.length} ${adapter.name} record(s) (not valid for their property)`,
+      );
     }
     return results;
   };

@@ -9,6 +9,11 @@ export interface SetupReport {
   readonly properties: Array<{ object: 'companies' | 'contacts'; name: string; unique: boolean }>;
   /** A key field that exists without unique values: writes by it would be refused. */
   readonly problems: string[];
+  /**
+   * What leaves a field out of the writes but blocks nothing (Salesforce: a mapped field missing or not
+   * updateable): printed as `warning:`, exit 0. `problems` are what blocks (a key field): exit 1.
+   */
+  readonly warnings?: string[];
   /** What the user may want to do, not a failure (Pipedrive: a template field that does not exist). */
   readonly notes?: string[];
   readonly adopted: Array<{ domain: string; id: string }>;

@@ -9,6 +9,7 @@ import { CrmError } from '../../errors.js';
 import type { AttemptResult, DestinationDeps } from '../destination-type.js';
 import { deferPendingEvents } from '../outbox.js';
 import { MAX_RETRY_AFTER_MS } from '../plan-retry.js';
+import { whenUnlocked } from '../when-unlocked.js';
 
 /** The attempt result of `error`; rethrows what is not a `CrmError` (a bug, not the CRM's answer). */
 export async function attemptResultOf(
@@ -27,7 +28,10 @@ export async function attemptResultOf(
       const waitMs = Math.min(Math.max(0, trouble.waitMs), MAX_RETRY_AFTER_MS);
       const until = new Date(nowMs + waitMs).toISOString();
       const reason = `${context.crm} ${trouble.policy} limit reached: paused until ${until} (${trouble.error})`;
-      await deferPendingEvents(deps.database.db, name, until, reason, new Date(nowMs).toISOString());
+      // The lane's connection waits for no lock (when-unlocked.ts): the deferral is retried like its other writes.
+      await whenUnlocked(() =>
+        deferPendingEvents(deps.database.db, name, until, reason, new Date(nowMs).toISOString()),
+      );
       deps.logger.warn({ destination: name, policy: trouble.policy, until }, reason);
       return { outcome: 'wait', status: status ?? 429, error: reason, waitMs };
     }

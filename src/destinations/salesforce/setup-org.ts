@@ -81,7 +81,12 @@ async function storedPersons(options: OrgSetupOptions): Promise<Map<string, stri
 /** Runs setup against the org. */
 export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   const { client, accountKey, personKey, dryRun, signal } = options;
-  const report: SetupReport = { ...emptySetupReport(dryRun), adoptedPersons: [], ambiguousPersons: [] };
+  const report: SetupReport = {
+    ...emptySetupReport(dryRun),
+    warnings: [],
+    adoptedPersons: [],
+    ambiguousPersons: [],
+  };
   const wanted: Array<[SalesforceObject, string, string[]]> = [
     ['Account', accountKey, mappedFields(options.templates.companies)],
     ['Contact', personKey, mappedFields(options.templates.contacts)],
@@ -91,8 +96,14 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
   for (const [object, key, mapped] of wanted) {
     const problems = checkObjectFields(object, await describeObject(client, object, signal), { key, mapped });
     if (problems.some((problem) => problem.field === key)) keysReady = false;
-    for (const problem of problems)
-      report.problems.push(`${object}.${problem.field} ${problem.problem}: ${problem.fix}`);
+    // A key field blocks every write of its object, and a field the user cannot update fails the records
+    // that carry it; a mapped field that does not exist is only left out of the writes (check-values.ts).
+    for (const problem of problems) {
+      const line = `${object}.${problem.field} ${problem.problem}: ${problem.fix}`;
+      if (problem.field !== key && problem.problem === 'is missing')
+        report.warnings?.push(`${line} (until then it is left out of the writes)`);
+      else report.problems.push(line);
+    }
   }
   const limits = await client.json(limitsSchema, { method: 'GET', path: 'limits' }, signal);
   report.allocation = { max: limits.DailyApiRequests.Max, remaining: limits.DailyApiRequests.Remaining };

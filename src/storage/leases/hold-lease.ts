@@ -1,6 +1,7 @@
 /**
- * Taking a lease for the length of a run: wait for it if asked, then renew it in the background every
- * third of its lifetime, and say so when it is lost (it expired while we stalled and another run took it).
+ * Taking a lease for the length of a run: wait for it if asked (logged once per holder waited for), then
+ * renew it in the background every third of its lifetime, and say so when it is lost (it expired while we
+ * stalled and another run took it).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -47,11 +48,16 @@ export async function holdLease(
   options: HoldLeaseOptions,
 ): Promise<HeldLease | LeaseRefusal> {
   const { now, logger } = options;
+  // A standby waits as long as the active replica lives: it says so once per holder, not at every poll.
+  let waitingFor: string | undefined;
   for (;;) {
     const taken = await acquireLease(db, { ...lease, nowMs: now() });
     if (taken.acquired) break;
     if (!options.wait) return { reason: 'held', holder: taken.holder, expiresAt: taken.expiresAt };
-    logger.info({ holder: taken.holder, expires_at: taken.expiresAt }, 'waiting for the lease');
+    if (taken.holder !== waitingFor) {
+      waitingFor = taken.holder;
+      logger.info({ holder: taken.holder, expires_at: taken.expiresAt }, 'waiting for the lease');
+    }
     try {
       await delay(options.pollMs ?? DEFAULT_LEASE_POLL_MS, undefined, { signal: options.signal });
     } catch {

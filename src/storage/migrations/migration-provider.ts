@@ -20,6 +20,7 @@ import * as m016 from './016-crm-record-ids.js';
 import * as m018 from './018-watch-pending-checks.js';
 import * as m019 from './019-salesforce-bulk-jobs.js';
 import * as m021 from './021-bounded-outside-text.js';
+import * as m029 from './029-destination-backfills.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -45,6 +46,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '018_watch_pending_checks': m018,
   '019_salesforce_bulk_jobs': m019,
   '021_bounded_outside_text': m021,
+  '029_destination_backfills': m029,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

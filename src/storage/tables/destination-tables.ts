@@ -18,6 +18,8 @@ export interface DestinationsTable {
   last_error: string | null;
   last_error_at: string | null;
   updated_at: string;
+  /** The end of a timed pause (a CRM's allocation or 429 window, migration 029); null when none was set. */
+  deferred_until: string | null;
 }
 
 /** A destination's running totals by counter name (migration 010): added to, or set for a gauge. */
@@ -39,6 +41,15 @@ export interface DestinationPaceTable {
 export interface DestinationKindsTable {
   destination: string;
   kind: string;
+}
+
+/** A job or watch change `destinations backfill` queued for a destination (migration 029): never twice. */
+export interface DestinationBackfillsTable {
+  destination: string;
+  /** The job_id for a job's event; `change:<watch_changes.id>` for a watch change's. */
+  item: string;
+  job_id: string;
+  queued_at: string;
 }
 
 /** What became of an outbox event. */
@@ -96,5 +107,6 @@ export interface DestinationTables {
   destination_pace: DestinationPaceTable;
   crm_record_ids: CrmRecordIdsTable;
   salesforce_bulk_jobs: SalesforceBulkJobsTable;
+  destination_backfills: DestinationBackfillsTable;
   outbox_events: OutboxEventsTable;
 }

@@ -66,4 +66,30 @@ describe('launch --from a file that cannot be read', () => {
     expect(run.stderr).toBe(`warning: ${file} has 0 rows: nothing to launch\n`);
     expect(run.stdout).toMatch(/^dry run: 0 rows/);
   });
+
+  it.each([
+    ['--map', ['--map', 'ip=IP']],
+    ['--carry', ['--map', 'ip=address', '--carry', 'crm_id=Id']],
+  ])('says a %s column the header lacks first and only, not after one error per row', async (_flag, args) => {
+    const file = join(dir, 'five-hundred.csv');
+    writeFileSync(
+      file,
+      `address\n${Array.from({ length: 500 }, (_, i) => `10.0.${i >> 8}.${i & 255}`).join('\n')}\n`,
+    );
+    const run = await runCliCaptured([
+      'launch',
+      'reveal',
+      '--from',
+      file,
+      ...args,
+      ...service,
+      '--database-url',
+      join(dir, 'columns.db'),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^hooksync: five-hundred\.csv has no column "(IP|Id)" \(named by --map or --carry\)\n$/,
+    );
+  });
 });

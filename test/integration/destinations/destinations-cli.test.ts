@@ -160,9 +160,66 @@ describe('hooksync destinations', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('backfills a destination added later, once; replay points to backfill', async () => {
+    const lateFile = join(dir, 'late.json');
+    const lateEnv = { ...env, HOOKSYNC_DATABASE_URL: join(dir, 'late.db'), HOOKSYNC_DESTINATIONS: lateFile };
+    writeFileSync(lateFile, JSON.stringify({ destinations: [] }));
+    expect((await runCliCaptured(['destinations', 'list'], { env: lateEnv })).code).toBe(0);
+    const database = await openMigratedDatabase(lateEnv.HOOKSYNC_DATABASE_URL);
+    const store = createJobStore({ database });
+    const jobIds: string[] = [];
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const { text, jobId } = envelopeText('company-reveal');
+        await store.store({ envelopeText: text, source: 'webhook' });
+        jobIds.push(jobId);
+      }
+    } finally {
+      await store.close();
+      await database.close();
+    }
+    writeFileSync(
+      lateFile,
+      JSON.stringify({
+        destinations: [{ name: 'late', type: 'webhook', url: consumer.url, secret: { env: 'HOOK_SECRET' } }],
+      }),
+    );
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const replay = await runCliCaptured(['destinations', 'replay', 'late', '--since', since], {
+      env: lateEnv,
+    });
+    expect(replay.stdout).toContain('0 event(s) of late queued again: late has no events since');
+    expect(replay.stdout).toContain(`hooksync destinations backfill late --since ${since}`);
+
+    const dry = await runCliCaptured(['destinations', 'backfill', 'late', '--since', '1h', '--dry-run'], {
+      env: lateEnv,
+    });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('late: would queue 3 of 3 stored job(s)');
+    const run = await runCliCaptured(['destinations', 'backfill', 'late', '--since', since], {
+      env: lateEnv,
+    });
+    expect(run.stdout).toContain('late: queued 3 of 3 stored job(s) (0 already queued or delivered)');
+    const again = await runCliCaptured(['destinations', 'backfill', 'late', '--since', '1h', '--json'], {
+      env: lateEnv,
+    });
+    expect(JSON.parse(again.stdout)).toMatchObject({ jobs: { considered: 3, queued: 0 } });
+    const before = consumer.verified.length;
+    await runCliCaptured(['destinations', 'deliver'], { env: lateEnv });
+    const got = consumer.verified.slice(before).map((e) => e.event.data.job_id);
+    expect(got.sort()).toEqual([...jobIds].sort());
+
+    for (const args of [['--since', 'yesterday'], [], ['--since', '1h', '--kind', 'nonsense']]) {
+      const bad = await runCliCaptured(['destinations', 'backfill', 'late', ...args], { env: lateEnv });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/--(since|kind)/);
+    }
+  });
+
   it('tells the truth in --help', async () => {
     const help = await runCliCaptured(['destinations', '--help']);
-    for (const command of ['list', 'replay', 'resume', 'test', 'deliver', 'purge'])
+    for (const command of ['list', 'replay', 'backfill', 'resume', 'test', 'deliver', 'purge'])
       expect(help.stdout).toContain(command);
     const replay = await runCliCaptured(['destinations', 'replay', '--help']);
     expect(replay.stdout).toContain('--failed');

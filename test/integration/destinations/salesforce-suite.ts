@@ -481,6 +481,21 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(sf.calls().every((c) => c.method === 'GET' || c.path.includes('/oauth2/'))).toBe(true);
   });
 
+  it('setup warns of a mapped field that is missing (left out of the writes) without failing', async () => {
+    sf.removeField('Contact', 'Current_Company__c');
+    const configured = await configure();
+    const report = await setupOf(createFor(configured))!({
+      dryRun: true,
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(report.problems).toEqual([]);
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(
+        /^Contact\.Current_Company__c is missing: create the custom field .* \(until then it is left out of the writes\)$/,
+      ),
+    );
+  });
+
   it('setup adopts the Account whose Website and the Contact whose Email match, reports the ambiguous, dry run first', async () => {
     const configured = await configure();
     await world.storeFixture('company-reveal');

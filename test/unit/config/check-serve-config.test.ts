@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkServeConfig } from '../../../src/config/check-serve-config.js';
+import { checkServeConfig, describeMissingAccount } from '../../../src/config/check-serve-config.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { ConfigError } from '../../../src/errors.js';
 
@@ -37,5 +37,15 @@ describe('checkServeConfig', () => {
     );
     expect(refusal({ ...keysOnly, HOOKSYNC_UNSIGNED: 'fetch' })).toMatch(/^HOOKSYNC_UNSIGNED=fetch needs/);
     expect(refusal({ ...ACCOUNT, HOOKSYNC_UNSIGNED: 'fetch' }, '0 3 * * *')).toBeUndefined();
+  });
+
+  it('says what will not run without the account, naming what is missing', () => {
+    expect(describeMissingAccount(loadConfig(ACCOUNT))).toBeUndefined();
+    const none = describeMissingAccount(loadConfig({ HOOKSYNC_JWKS_URL: 'http://127.0.0.1:9/jwks.json' }));
+    expect(none).toMatch(/^without HOOKSYNC_API_BASE_URL and HOOKSYNC_API_KEY serve receives and stores/);
+    expect(none).toContain('reconcile');
+    expect(none).toContain('watches');
+    const noKey = describeMissingAccount(loadConfig({ HOOKSYNC_API_BASE_URL: 'http://127.0.0.1:9000' }));
+    expect(noKey).toMatch(/^without HOOKSYNC_API_KEY serve/);
   });
 });

@@ -61,6 +61,7 @@ describe('destination counters', () => {
           type: 'hubspot',
           active: true,
           paused: false,
+          paused_until: null,
           pending: 0,
           delivered: 4,
           failed: 2,

@@ -30,7 +30,7 @@ export function registerListCommand(destinations: Command, ctx: CliContext): voi
       states.map((state) => ({
         ...state,
         name: state.active ? state.name : `${state.name} (removed)`,
-        paused: state.paused ? 'yes' : 'no',
+        paused: state.paused_until !== null ? `until ${state.paused_until}` : state.paused ? 'yes' : 'no',
         oldest_pending:
           state.oldest_pending_age_seconds === null ? '' : `${state.oldest_pending_age_seconds}s`,
         last_error: state.last_error?.slice(0, 80),

@@ -38,6 +38,7 @@ export function printSetupReport(ctx: CliContext, name: string, report: SetupRep
       ctx.stdout,
       `ambiguous: ${ambiguous.email} matches ${ambiguous.ids.join(', ')}: not adopted, merge them in the CRM`,
     );
+  for (const warning of report.warnings ?? []) writeLine(ctx.stdout, `warning: ${warning}`);
   for (const problem of report.problems) writeLine(ctx.stdout, `problem: ${problem}`);
   if (report.allocation !== undefined)
     writeLine(

@@ -1,9 +1,10 @@
 /**
- * `hooksync destinations list|replay|resume|test|deliver|setup|purge`: the onward delivery of stored
+ * `hooksync destinations list|replay|backfill|resume|test|deliver|setup|purge`: the onward delivery of stored
  * jobs, one subcommand per file beside this one.
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import { registerBackfillCommand } from './backfill.js';
 import { registerDeliverCommand } from './deliver.js';
 import { registerListCommand } from './list.js';
 import { registerPurgeCommand } from './purge.js';
@@ -19,6 +20,7 @@ export function registerDestinationsCommand(program: Command, ctx: CliContext): 
     .description('hand each stored job on to webhooks and file drops (docs/destinations.md)');
   registerListCommand(destinations, ctx);
   registerReplayCommand(destinations, ctx);
+  registerBackfillCommand(destinations, ctx);
   registerResumeCommand(destinations, ctx);
   registerTestCommand(destinations, ctx);
   registerDeliverCommand(destinations, ctx);

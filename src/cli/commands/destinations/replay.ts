@@ -85,11 +85,24 @@ export function registerReplayCommand(destinations: Command, ctx: CliContext): v
       printDryRun(ctx, name, report, flags.json === true);
       return;
     }
-    const { replayEvents } = await import('../../../destinations/destination-admin.js');
-    const count = await withDestinations(ctx, flags, async (database) => {
+    const { replayEvents, storedWithoutEvents } = await import('../../../destinations/destination-admin.js');
+    const { count, stored } = await withDestinations(ctx, flags, async (database) => {
       await assertKnown(database, name);
-      return replayEvents(database.db, name, selection, new Date().toISOString());
+      const count = await replayEvents(database.db, name, selection, new Date().toISOString());
+      const stored =
+        count === 0 && selection.since !== undefined
+          ? await storedWithoutEvents(database.db, name, selection.since)
+          : undefined;
+      return { count, stored };
     });
-    writeLine(ctx.stdout, `${count} event(s) of ${name} queued again`);
+    if (stored === undefined) {
+      writeLine(ctx.stdout, `${count} event(s) of ${name} queued again`);
+      return;
+    }
+    // A destination added later has no events to replay: backfill is what queues the stored jobs for it.
+    writeLine(
+      ctx.stdout,
+      `0 event(s) of ${name} queued again: ${name} has no events since ${selection.since} (it was not configured when those ${stored} job(s) arrived); queue them with: hooksync destinations backfill ${name} --since ${selection.since}`,
+    );
   });
 }
