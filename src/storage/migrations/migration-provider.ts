@@ -19,6 +19,9 @@ import * as m014 from './014-watches.js';
 import * as m016 from './016-crm-record-ids.js';
 import * as m018 from './018-watch-pending-checks.js';
 import * as m019 from './019-salesforce-bulk-jobs.js';
+import * as m022 from './022-contract-views.js';
+import * as m023 from './023-employment-view.js';
+import * as m024 from './024-deliveries-view.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -43,6 +46,9 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '016_crm_record_ids': m016,
   '018_watch_pending_checks': m018,
   '019_salesforce_bulk_jobs': m019,
+  '022_contract_views': m022,
+  '023_employment_view': m023,
+  '024_deliveries_view': m024,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */
