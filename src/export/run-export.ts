@@ -94,7 +94,7 @@ export async function runExport(
   const format = options.format ?? 'csv';
   const cursorKey =
     options.sinceLast === true
-      ? (options.cursorKey ?? exportCursorKey(template.name, options.kind))
+      ? (options.cursorKey ?? exportCursorKey(template.name, options.kind, format))
       : undefined;
   let since = options.since === undefined ? undefined : toStoredInstant(options.since, 'since');
   let until: string | undefined;
