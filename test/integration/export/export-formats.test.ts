@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnValueTypes } from '../../../src/export/column-value-types.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
+import { BUILT_CLI } from '../../helpers/ensure-built.js';
+import { runNode } from '../../helpers/run-process.js';
 import {
   type ExportTestDatabase,
   openExportTestDatabase,
@@ -178,6 +180,20 @@ describe('hooksync export --format', () => {
     expect(run.stderr).toMatch(/column first: ".*" is not an integer/);
     await expect(stat(out)).rejects.toThrow(/ENOENT/);
     expect((await readdir(t.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('runs as the executable does, in its bounded thread', async () => {
+    const out = join(t.dir, 'executable.parquet');
+    const run = await runNode(
+      [BUILT_CLI, 'export', '--template', 'companies', '--format', 'parquet', '--out', out],
+      {
+        env: { PATH: process.env.PATH, ...env },
+      },
+    );
+    expect(run.stderr).toMatch(/^exported 2 rows with template companies \(parquet\)/);
+    expect(run.code).toBe(0);
+    const [{ n }] = (await query(`select count(*) as n from read_parquet('${out}')`)) as [{ n: string }];
+    expect(n).toBe('2');
   });
 
   it('refuses --dialect with a typed format, exit 2', async () => {
