@@ -3,6 +3,7 @@
  * template in every format has the same rows, the Parquet read back by an independent reader (DuckDB) with
  * its columns typed (times as timestamps), and --since-last and --watch/--changes-since work in each format.
  */
+import { execFileSync } from 'node:child_process';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -194,6 +195,21 @@ describe('hooksync export --format', () => {
     expect(run.code).toBe(0);
     const [{ n }] = (await query(`select count(*) as n from read_parquet('${out}')`)) as [{ n: string }];
     expect(n).toBe('2');
+    // To stdout, through the thread's piped output, byte for byte.
+    const piped = join(t.dir, 'piped.parquet');
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${BUILT_CLI}" export --template companies --format parquet > "${piped}"`,
+      ],
+      {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const [{ m }] = (await query(`select count(*) as m from read_parquet('${piped}')`)) as [{ m: string }];
+    expect(m).toBe('2');
   });
 
   it('refuses --dialect with a typed format, exit 2', async () => {
