@@ -1,5 +1,5 @@
 /**
- * `hooksync serve`, `launch <operation>` and `watches run` run in a worker thread whose heap V8 bounds
+ * `hooksync serve`, `launch <operation>`, `watches run` and `export` run in a worker thread whose heap V8 bounds
  * (`resourceLimits`), started by main.ts before the CLI's code is loaded. In one thread V8 lets the heap
  * grow to several times what is alive before it collects (under a flood of large pages, `serve`'s request
  * thread reached 115–172 MiB of heap and array buffers whatever the memory ceiling), and a process cannot
@@ -17,18 +17,27 @@ import { ConfigError } from '../errors.js';
 import { launchThreadLimits, serveThreadLimits, type ThreadHeapLimits } from '../server/memory-budgets.js';
 
 /** The commands that run in the bounded thread, by the limits they get. */
-export type BoundedCommand = 'serve' | 'launch';
+export type BoundedCommand = 'serve' | 'launch' | 'export';
+
+/**
+ * `hooksync export`'s V8 limits, MB. An export streams: its live heap is the code, one batch of rows (a
+ * Parquet row group) and the envelopes of one job; left unbounded, V8 let a Parquet export of 1,000,000
+ * persons grow past 200 MB RSS before collecting (bench/RESULTS.md).
+ */
+export const EXPORT_YOUNG_GENERATION_MB = 12;
+export const EXPORT_OLD_GENERATION_MB = 128;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Which bounded thread `argv` (without node and script) runs in: `serve`, or a bulk launch
+ * Which bounded thread `argv` (without node and script) runs in: `serve`, `export`, or a bulk launch
  * (`launch <operation>`, `watches run`: a watch's cycle, launched now); undefined for the rest, help
  * included, which run in the main thread.
  */
 export function boundedCommand(argv: readonly string[]): BoundedCommand | undefined {
   if (argv.includes('--help') || argv.includes('-h')) return undefined;
   if (argv[0] === 'serve') return 'serve';
+  if (argv[0] === 'export') return 'export';
   if ((argv[0] === 'launch' && argv.length > 1) || (argv[0] === 'watches' && argv[1] === 'run')) {
     return 'launch';
   }
@@ -58,6 +67,12 @@ export function boundedResourceLimits(command: BoundedCommand, env: Env): Thread
     limits = loadClientLimits(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+  }
+  if (command === 'export') {
+    return Object.freeze({
+      maxYoungGenerationSizeMb: EXPORT_YOUNG_GENERATION_MB,
+      maxOldGenerationSizeMb: EXPORT_OLD_GENERATION_MB,
+    });
   }
   if (command === 'launch') return launchThreadLimits(launchAnswerBudgetBytes(limits));
   try {

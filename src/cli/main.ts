@@ -16,7 +16,7 @@ const host = {
   interactive: Boolean(process.stderr.isTTY),
   shutdown,
 };
-// serve and the bulk launches run in a thread whose heap V8 bounds, started before the CLI's code is loaded
+// serve, export and the bulk launches run in a thread whose heap V8 bounds, started before the CLI's code is loaded
 // here; the rest (help included) runs in this thread.
 const thread = await import('./bounded-thread.js');
 const command = thread.boundedCommand(argv);

@@ -6,6 +6,7 @@
 
 import { JWKS_PATH } from '../contract/webhook-signature.js';
 import { ConfigError } from '../errors.js';
+import { DEFAULT_DATABASE_SCHEMA, isDatabaseSchemaName, withDatabaseSchema } from './database-schema.js';
 import {
   type InsecureHttpAllowance,
   insecureHttpProblem,
@@ -38,6 +39,8 @@ export interface HooksyncConfig {
   readonly apiKey: string | undefined;
   /** A SQLite file path (default ./hooksync.db) or a postgres:// URL. */
   readonly databaseUrl: string;
+  /** The Postgres schema of every table and view (HOOKSYNC_DATABASE_SCHEMA, default public); folded into databaseUrl. */
+  readonly databaseSchema: string;
   readonly host: string;
   readonly port: number;
   /** Where the webhook key set is fetched: HOOKSYNC_JWKS_URL, else base URL + /.well-known/jwks.json. */
@@ -80,6 +83,7 @@ export const CONFIG_VARIABLES: Readonly<
   apiBaseUrl: 'HOOKSYNC_API_BASE_URL',
   apiKey: 'HOOKSYNC_API_KEY',
   databaseUrl: 'HOOKSYNC_DATABASE_URL',
+  databaseSchema: 'HOOKSYNC_DATABASE_SCHEMA',
   host: 'HOOKSYNC_HOST',
   port: 'HOOKSYNC_PORT',
   jwksUrl: 'HOOKSYNC_JWKS_URL',
@@ -117,10 +121,12 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): HooksyncC
     optionalHttpUrl(raw('jwksUrl'), CONFIG_VARIABLES.jwksUrl, allowInsecureHttp) ??
     (apiBaseUrl === undefined ? undefined : joinUrl(apiBaseUrl, JWKS_PATH));
 
+  const databaseSchema = schemaName(raw('databaseSchema'));
   return Object.freeze({
     apiBaseUrl,
     apiKey: raw('apiKey'),
-    databaseUrl: databaseUrl(raw('databaseUrl') ?? DEFAULT_DATABASE_URL),
+    databaseUrl: withDatabaseSchema(databaseUrl(raw('databaseUrl') ?? DEFAULT_DATABASE_URL), databaseSchema),
+    databaseSchema,
     host: raw('host') ?? DEFAULT_HOST,
     port: port(raw('port')),
     jwksUrl,
@@ -207,6 +213,16 @@ function databaseUrl(value: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     throw new ConfigError(
       `${CONFIG_VARIABLES.databaseUrl} must be a SQLite file path or a postgres:// URL (got another scheme)`,
+    );
+  }
+  return value;
+}
+
+function schemaName(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_DATABASE_SCHEMA;
+  if (!isDatabaseSchemaName(value)) {
+    throw new ConfigError(
+      `${CONFIG_VARIABLES.databaseSchema} must be a lower-case name of letters, digits and _ (at most 63, not starting with a digit) (got "${value.slice(0, 80)}")`,
     );
   }
   return value;

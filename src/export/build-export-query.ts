@@ -202,7 +202,7 @@ function filters(
     if (isReadByExport(resolved.field)) continue;
     const column = at(fieldSql(resolved.field, index));
     conditions.push(
-      resolved.field.type === 'text'
+      resolved.field.type === 'text' || resolved.field.type === 'timestamp'
         ? sql`(${column} IS NOT NULL AND ${column} <> '')`
         : sql`${column} IS NOT NULL`,
     );

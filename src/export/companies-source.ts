@@ -29,7 +29,7 @@ export const COMPANIES_SOURCE: ExportSource = {
   fromEnvelope: (envelope) => readCompanyReveal(envelope),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the Company Reveal job', '{c}.job_id'],
-    ['received_at', 'text', 'when hooksync stored the job (ISO 8601, UTC)', '{c}.received_at'],
+    ['received_at', 'timestamp', 'when hooksync stored the job (ISO 8601, UTC)', '{c}.received_at'],
     ['ip', 'text', 'output.ip', 'envelope:ip'],
     ['ip_type', 'text', 'output.type (company, education, government, isp)', 'envelope:ip_type'],
     ['confidence_score', 'text', 'output.confidence_score', 'envelope:confidence_score'],

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { JobKind } from '../contract/enums.js';
 import type { Database } from '../storage/database.js';
+import type { ExportFormat } from './export-formats.js';
 
 /** A stored cursor. */
 export interface ExportCursor {
@@ -17,9 +18,13 @@ export interface ExportCursor {
   readonly updatedAt: string;
 }
 
-/** The cursor's key: the template name, plus the kind when the export was narrowed to one. */
-export function exportCursorKey(templateName: string, kind?: JobKind): string {
-  return kind === undefined ? templateName : `${templateName}:${kind}`;
+/**
+ * The cursor's key: the template name, plus the kind when the export was narrowed to one, plus the format
+ * when it is not CSV (a loader pulling Parquet increments and a person pulling CSV do not share a cursor).
+ */
+export function exportCursorKey(templateName: string, kind?: JobKind, format: ExportFormat = 'csv'): string {
+  const key = kind === undefined ? templateName : `${templateName}:${kind}`;
+  return format === 'csv' ? key : `${key}@${format}`;
 }
 
 /** The cursor under `key`, if an export has set one. */

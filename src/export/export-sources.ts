@@ -13,8 +13,11 @@ export const SOURCE_NAMES = ['persons', 'companies', 'job_changes'] as const;
 /** One of {@link SOURCE_NAMES}. */
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
-/** How a field's value is stored: text, an integer, or JSON text that a path can reach into. */
-export type FieldType = 'text' | 'integer' | 'json';
+/**
+ * How a field's value is stored: text, an integer, a time (ISO 8601 UTC text, typed in JSON lines and
+ * Parquet exports), or JSON text that a path can reach into.
+ */
+export type FieldType = 'text' | 'integer' | 'timestamp' | 'json';
 
 /** One field of a source: its name in templates, its SQL in each branch, and where it comes from. */
 export interface SourceField {

@@ -29,7 +29,7 @@ export const JOB_CHANGES_SOURCE: ExportSource = {
   fromEnvelope: (envelope) => ({ experiences: experiencesAt(envelope, 0) }),
   fields: defineFields([
     ['job_id', 'text', 'the job_id of the Job Change job', '{jc}.job_id'],
-    ['received_at', 'text', 'when hooksync stored the job (ISO 8601, UTC)', '{jc}.received_at'],
+    ['received_at', 'timestamp', 'when hooksync stored the job (ISO 8601, UTC)', '{jc}.received_at'],
     [
       'job_change_status',
       'text',

@@ -46,7 +46,7 @@ export const PERSONS_SOURCE: ExportSource = {
     ['position', 'integer', 'index in output.persons (0 for a Job Change person)', '{p}.position', '0'],
     [
       'received_at',
-      'text',
+      'timestamp',
       'when hooksync stored the job (ISO 8601, UTC)',
       '{p}.received_at',
       '{jc}.received_at',

@@ -17,9 +17,9 @@ import type { Database } from '../storage/database.js';
 import { oldestQueuedAt } from '../storage/job-store/normalization-queue.js';
 import type { CsvDialectName } from './csv-dialects.js';
 import { exportCursorKey, readExportCursor, saveExportCursor } from './export-cursor.js';
-import { exportRows, templateHeader, toStoredInstant } from './export-rows.js';
+import { type ExportFormat, writeInFormat } from './export-formats.js';
+import { exportRows, toStoredInstant } from './export-rows.js';
 import type { ExportTemplate } from './parse-template.js';
-import { writeCsv } from './write-csv.js';
 
 /**
  * How far behind the clock --since-last stops: a row committed a moment late with an earlier received_at
@@ -33,7 +33,9 @@ export interface RunExportOptions {
   readonly out: string;
   /** Where "-" writes (required then); never ended by the run. */
   readonly stdout?: Writable | undefined;
-  /** Overrides the template's dialect. */
+  /** csv (default), jsonl or parquet. */
+  readonly format?: ExportFormat | undefined;
+  /** Overrides the template's dialect (CSV only). */
   readonly dialect?: CsvDialectName | undefined;
   /** Only rows stored at or after this instant; excludes `sinceLast`. */
   readonly since?: Date | string | undefined;
@@ -65,6 +67,8 @@ export interface RunExportOptions {
 export interface ExportReport {
   readonly template: string;
   readonly dialect: CsvDialectName;
+  /** The file format written. */
+  readonly format: ExportFormat;
   /** Data rows written. */
   readonly rows: number;
   /** The file written (absolute), or "-"; undefined when `skipEmpty` left nothing to write. */
@@ -87,9 +91,10 @@ export async function runExport(
   }
   const now = options.now ?? Date.now;
   const dialect = options.dialect ?? template.dialect;
+  const format = options.format ?? 'csv';
   const cursorKey =
     options.sinceLast === true
-      ? (options.cursorKey ?? exportCursorKey(template.name, options.kind))
+      ? (options.cursorKey ?? exportCursorKey(template.name, options.kind, format))
       : undefined;
   let since = options.since === undefined ? undefined : toStoredInstant(options.since, 'since');
   let until: string | undefined;
@@ -110,31 +115,26 @@ export async function runExport(
     all: options.all,
     jobChangeStatuses: options.jobChangeStatuses,
     includeEmpty: options.includeEmpty,
-    // Guarded as they are made, so that writeCsv need not copy each row to guard it.
-    formulaGuard: true,
+    // CSV is opened by spreadsheets: guarded as the rows are made. Typed formats keep values as stored.
+    formulaGuard: format === 'csv',
   });
-  const csv = {
-    header: templateHeader(template),
-    dialect,
-    onProgress: options.onProgress,
-    signal: options.signal,
-    formulaGuard: false,
-  };
+  const write = (stream: Writable) =>
+    writeInFormat(format, template, rows, stream, {
+      dialect,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
 
   let written: number;
   let out: string | undefined;
   if (options.out === '-') {
     if (options.stdout === undefined) throw new TypeError('out "-" needs a stdout stream');
-    written = (await writeCsv(rows, options.stdout, csv)).rows;
+    written = await write(options.stdout);
     out = '-';
   } else {
     out = resolve(options.out);
     const keep = options.skipEmpty === true ? (count: number) => count > 0 : () => true;
-    written = await writeFileAtomically(
-      out,
-      (stream) => writeCsv(rows, stream, csv).then((r) => r.rows),
-      keep,
-    );
+    written = await writeFileAtomically(out, write, keep);
     if (!keep(written)) out = undefined;
   }
   if (cursorKey !== undefined && until !== undefined) {
@@ -145,7 +145,7 @@ export async function runExport(
       updatedAt: new Date(now()).toISOString(),
     });
   }
-  return { template: template.name, dialect, rows: written, out, since, until, cursorKey };
+  return { template: template.name, dialect, format, rows: written, out, since, until, cursorKey };
 }
 
 /** Mode of an exported file: its rows hold personal data, so only its owner reads it. */

@@ -46,6 +46,11 @@ export const transformSchema = z.discriminatedUnion('op', [
 /** One transform of a column. */
 export type Transform = z.infer<typeof transformSchema>;
 
+/** The types a column's values can take in typed exports (JSON lines, Parquet). */
+export const VALUE_TYPES = ['string', 'integer', 'boolean', 'timestamp'] as const;
+/** One of {@link VALUE_TYPES}. */
+export type ValueType = (typeof VALUE_TYPES)[number];
+
 /** One column: a header and exactly one of field, firstOf, concat or value. */
 export const columnSchema = z
   .strictObject({
@@ -61,6 +66,8 @@ export const columnSchema = z
       .optional(),
     value: z.string().optional(),
     transforms: z.array(transformSchema).default([]),
+    /** The column's type in typed exports; default: its field's, when it is one field untransformed. */
+    type: z.enum(VALUE_TYPES).optional(),
     description: z.string().optional(),
   })
   .refine(

@@ -23,6 +23,8 @@ export async function migrateToLatest(database: HooksyncDatabase): Promise<Migra
   const migrator = new Migrator({
     db: database.db,
     provider: createMigrationProvider(database.dialect),
+    // In a named schema the bookkeeping lives there too, never found in (or written to) public.
+    ...(database.schema === undefined ? {} : { migrationTableSchema: database.schema }),
   });
   let resultSet: Awaited<ReturnType<Migrator['migrateToLatest']>>;
   try {

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Logger, pino } from 'pino';
+import { databaseSchemaOf } from '../config/database-schema.js';
 import { StorageError } from '../errors.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { StorageDialect } from './column-types.js';
@@ -52,6 +53,11 @@ export interface HooksyncDatabase {
   readonly dialect: StorageDialect;
   /** How statements over many rows run inside this database's transactions (see row-runner.ts). */
   readonly rowRunner: RowRunner;
+  /**
+   * Postgres: the schema the URL puts first on the search_path (HOOKSYNC_DATABASE_SCHEMA), created when
+   * the database is opened; undefined for the server's default (public) and on SQLite.
+   */
+  readonly schema?: string | undefined;
   /** Closes the pool or the file; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -106,8 +112,10 @@ async function openPostgres(
     logger.warn({ err: error, url: redactDatabaseUrl(url) }, 'postgres pool error'),
   );
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const schema = databaseSchemaOf(url);
   try {
     await sql`select 1`.execute(db);
+    if (schema !== undefined) await createSchemaIfMissing(db, schema);
   } catch (error) {
     await db.destroy().catch(() => undefined);
     const storageError = classifyStorageError(error);
@@ -116,7 +124,25 @@ async function openPostgres(
       transient: storageError.transient,
     });
   }
-  return { db, dialect: 'postgres', rowRunner: CHUNKED_ROW_RUNNER, close: once(() => db.destroy()) };
+  return { db, dialect: 'postgres', rowRunner: CHUNKED_ROW_RUNNER, schema, close: once(() => db.destroy()) };
+}
+
+/**
+ * Creates `schema` unless it exists: looked up first, so that a role without CREATE on the database can
+ * use a schema made for it. `schema` is a checked name (config/database-schema.ts): safe to inline.
+ */
+async function createSchemaIfMissing(db: Kysely<Schema>, schema: string): Promise<void> {
+  const { rows } = await sql<{ found: number }>`
+    select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+  if (rows.length > 0) return;
+  // Two replicas starting together may both try: IF NOT EXISTS, and a lost race is looked up again.
+  try {
+    await sql.raw(`create schema if not exists ${schema}`).execute(db);
+  } catch (error) {
+    const again = await sql<{ found: number }>`
+      select 1 as found from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+    if (again.rows.length === 0) throw error;
+  }
 }
 
 async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<HooksyncDatabase> {

@@ -4,6 +4,7 @@ import { parseDuration } from '../../config/parse-duration.js';
 import type { JobKind } from '../../contract/enums.js';
 import { JOB_CHANGE_STATUSES, type JobChangeStatus } from '../../contract/enums.js';
 import { CSV_DIALECT_NAMES, type CsvDialectName } from '../../export/csv-dialects.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../export/export-formats.js';
 import type { ExportReport } from '../../export/run-export.js';
 import { type CliContext, CliError, EXIT_USAGE, writeLine } from '../context.js';
 import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
@@ -19,6 +20,7 @@ export const EXPORT_SQLITE_CACHE_KIB = 4096;
 interface ExportCommandOptions {
   template: string;
   out: string;
+  format: ExportFormat;
   kind?: JobKind;
   since?: string;
   sinceLast?: boolean;
@@ -34,12 +36,20 @@ interface ExportCommandOptions {
 export function registerExportCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('export')
-    .description('stream stored rows through a template into a CSV or CRM import file')
+    .description('stream stored rows through a template into a CSV, CRM import, JSON lines or Parquet file')
     .requiredOption(
       '--template <name|path>',
       'a built-in template name (see templates list) or a template file',
     )
     .option('--out <file>', 'output file (written whole or not at all), or - for stdout', '-')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'csv, jsonl (one JSON object per row) or parquet (typed columns; docs/data-contract.md)',
+      )
+        .choices(EXPORT_FORMATS)
+        .default('csv'),
+    )
     .addOption(new Option('--kind <kind>', 'only rows from jobs of this kind').choices(KINDS))
     .addOption(new Option('--since <iso>', 'only rows stored at or after this time').conflicts('sinceLast'))
     .option(
@@ -47,7 +57,7 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
       'only rows stored since the last complete export with this template (moves its cursor)',
     )
     .addOption(
-      new Option('--dialect <dialect>', "excel or crm-import (default: the template's)").choices(
+      new Option('--dialect <dialect>', "CSV only: excel or crm-import (default: the template's)").choices(
         CSV_DIALECT_NAMES,
       ),
     )
@@ -92,6 +102,9 @@ async function loadExportModules() {
 async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Promise<void> {
   const { sql, EXPORT_SOURCES, loadTemplate, runExport, migrateToLatest, openDatabase } =
     await loadExportModules();
+  if (options.dialect !== undefined && options.format !== 'csv') {
+    throw new CliError(`--dialect applies to CSV only, not --format ${options.format}`, EXIT_USAGE);
+  }
   const since = options.since === undefined ? undefined : parseSince(options.since);
   const jobChangeStatuses =
     options.jobChangeStatus === undefined ? undefined : parseJobChangeStatuses(options.jobChangeStatus);
@@ -128,6 +141,7 @@ async function exportCommand(ctx: CliContext, options: ExportCommandOptions): Pr
       report = await runExport(database.db, template, {
         out: options.out,
         stdout: ctx.stdout,
+        format: options.format,
         dialect: options.dialect,
         since,
         sinceLast: options.sinceLast === true,
@@ -208,7 +222,8 @@ function createProgress(ctx: CliContext): { update: (rows: number) => void; done
 function summarize(report: ExportReport): string {
   const where = report.out === '-' ? 'stdout' : report.out;
   const rows = `${report.rows.toLocaleString('en-US')} ${report.rows === 1 ? 'row' : 'rows'}`;
-  let line = `exported ${rows} with template ${report.template} (${report.dialect}) to ${where}`;
+  const shape = report.format === 'csv' ? report.dialect : report.format;
+  let line = `exported ${rows} with template ${report.template} (${shape}) to ${where}`;
   if (report.cursorKey !== undefined) {
     line += `; stored ${report.since === undefined ? 'from the start' : `from ${report.since}`} until ${report.until}, cursor ${report.cursorKey} moved`;
   }

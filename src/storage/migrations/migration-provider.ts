@@ -20,6 +20,9 @@ import * as m016 from './016-crm-record-ids.js';
 import * as m018 from './018-watch-pending-checks.js';
 import * as m019 from './019-salesforce-bulk-jobs.js';
 import * as m021 from './021-bounded-outside-text.js';
+import * as m022 from './022-contract-views.js';
+import * as m023 from './023-employment-view.js';
+import * as m024 from './024-deliveries-view.js';
 import * as m029 from './029-destination-backfills.js';
 
 /** What a migration module exports. */
@@ -46,6 +49,9 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '018_watch_pending_checks': m018,
   '019_salesforce_bulk_jobs': m019,
   '021_bounded_outside_text': m021,
+  '022_contract_views': m022,
+  '023_employment_view': m023,
+  '024_deliveries_view': m024,
   '029_destination_backfills': m029,
 });
 

@@ -25,6 +25,7 @@ describe('which command runs in the bounded thread', () => {
     [['serve', '--port', '0', '--unsigned'], 'serve'],
     [['launch', 'reveal', '--from', 'ips.csv'], 'launch'],
     [['watches', 'run', 'nightly'], 'launch'],
+    [['export', '--template', 'persons', '--format', 'parquet'], 'export'],
   ])('%j runs in the %s thread', (argv, command) => {
     expect(boundedCommand(argv)).toBe(command);
   });
@@ -33,6 +34,7 @@ describe('which command runs in the bounded thread', () => {
     [['serve', '--help']],
     [['serve', '-h']],
     [['launch', 'reveal', '--help']],
+    [['export', '--help']],
     [['launch']],
     [['watches', 'list']],
     [['reveal', '10.0.0.1']],
