@@ -16,6 +16,9 @@ import {
 } from '../reconcile/reconcile-history.js';
 import type { Database } from '../storage/database.js';
 
+/** The kinds reconcile can recover (the finders: Search Contact and Job Change). */
+const FINDER_KINDS = ['search_contact', 'job_change'] as const;
+
 /** Runs read per query while catching up. */
 const PAGE = 500;
 
@@ -60,6 +63,10 @@ export function registerReconcileMetrics(
     registers: [registry],
     collect: () => readNew(),
   });
+
+  // Present at 0 from the first scrape: a series that first appears at 1 has no increase() over the window
+  // that saw it appear, so the "callbacks lost" alert would miss the first recovered job.
+  for (const kind of FINDER_KINDS) recovered.inc({ kind }, 0);
 
   function count(run: FinishedRun): void {
     runs.inc({ status: run.report?.status ?? run.status });

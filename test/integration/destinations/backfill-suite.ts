@@ -141,6 +141,45 @@ export function defineBackfillSuite(provision: Provision): void {
     expect(report.changes).toEqual({ considered: 0, queued: 0 });
   });
 
+  it('backfills the watch changes of the window for a destination that takes them, once', async () => {
+    const sinceIso = new Date(Date.now() - 60_000).toISOString();
+    const { jobId } = await world.storeFixture('job-change-moved');
+    const detected = now();
+    for (const key of ['row-1', 'row-2', 'row-3'])
+      await world.database.db
+        .insertInto('watch_changes')
+        .values({
+          watch: 'team',
+          row_key: key,
+          cycle: 1,
+          change: 'moved',
+          change_key: '',
+          custom_fields: '{}',
+          before: null,
+          after: '{}',
+          detected_at: detected,
+          job_id: jobId,
+        })
+        .execute();
+    const destinations = await world.configure({
+      destinations: [{ ...webhook('changes', consumer.url, secret), kinds: ['watch_change'] }],
+    });
+    await syncDestinations(world.database.db, destinations, now());
+    const { db } = world.database;
+    const first = await backfillEvents(db, { destination: 'changes', sinceIso, nowIso: now(), pageSize: 2 });
+    expect(first.jobs).toEqual({ considered: 0, queued: 0 });
+    expect(first.changes).toEqual({ considered: 3, queued: 3 });
+    const again = await backfillEvents(db, { destination: 'changes', sinceIso, nowIso: now() });
+    expect(again.changes).toEqual({ considered: 3, queued: 0 });
+    const events = await db
+      .selectFrom('outbox_events')
+      .select(['change_id', 'revision'])
+      .where('destination', '=', 'changes')
+      .execute();
+    expect(events).toHaveLength(3);
+    expect(events.every((event) => event.change_id !== null && event.revision === 0)).toBe(true);
+  });
+
   it('shows a timed pause (a CRM window) as paused, with its end, until it ends', async () => {
     const destinations = await world.configure({ destinations: [webhook('crm', consumer.url, secret)] });
     await syncDestinations(world.database.db, destinations, now());
