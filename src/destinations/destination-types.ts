@@ -7,6 +7,7 @@ import { FILE_DESTINATION } from './file-destination.js';
 import { HUBSPOT_DESTINATION } from './hubspot/hubspot-destination.js';
 import { PIPEDRIVE_DESTINATION } from './pipedrive/pipedrive-destination.js';
 import { SALESFORCE_DESTINATION } from './salesforce/salesforce-destination.js';
+import { SLACK_DESTINATION } from './slack/slack-destination.js';
 import { WEBHOOK_DESTINATION } from './webhook-destination.js';
 
 /** Every known destination type. */
@@ -16,4 +17,5 @@ export const DESTINATION_TYPES: Readonly<Record<string, DestinationType<Destinat
   hubspot: HUBSPOT_DESTINATION as unknown as DestinationType<DestinationBase>,
   salesforce: SALESFORCE_DESTINATION as unknown as DestinationType<DestinationBase>,
   pipedrive: PIPEDRIVE_DESTINATION as unknown as DestinationType<DestinationBase>,
+  slack: SLACK_DESTINATION as unknown as DestinationType<DestinationBase>,
 });

@@ -14,7 +14,14 @@ import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
-import type { ContactReader, Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
+import type {
+  ContactReader,
+  ContactReaderDeps,
+  Destination,
+  DestinationDeps,
+  DispatchSettings,
+  OwnerLookup,
+} from './destination-type.js';
 import { DESTINATION_TYPES } from './destination-types.js';
 import { webhookSecretKey } from './sign-standard-webhook.js';
 
@@ -30,6 +37,8 @@ export interface ConfiguredDestination {
   create(deps: DestinationDeps): Destination;
   /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
   readonly contactReader?: ContactReader | undefined;
+  /** A CRM type's owner lookup, for alert destinations naming it in `owner_crm`. */
+  readonly ownerLookup?: ((deps: ContactReaderDeps) => OwnerLookup) | undefined;
 }
 
 const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
@@ -154,12 +163,42 @@ export async function parseDestinations(
       type: definition.type,
       dispatch: definition.dispatchSettings?.(visible),
       template: config.template,
-      create: (deps) => definition.create(visible, secrets, deps),
+      create: (deps) => definition.create(visible, secrets, { ...deps, crmOwners: ownersOf(deps) }),
       contactReader:
         definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
+      ownerLookup: definition.ownerLookup?.(visible, secrets),
     });
   }
+  checkOwnerCrms(top.data.destinations, configured, label);
+  // An alert destination's owners come from the CRM destination it names, on that one's own client.
+  function ownersOf(deps: DestinationDeps) {
+    return (name: string) =>
+      configured
+        .find((other) => other.name === name)
+        ?.ownerLookup?.({ db: deps.database.db, fetch: deps.fetch, now: deps.now });
+  }
   return configured;
+}
+
+/** An alert destination's `owner_crm` must name a CRM destination of the file that can find owners. */
+function checkOwnerCrms(
+  entries: ReadonlyArray<Record<string, unknown>>,
+  configured: readonly ConfiguredDestination[],
+  label: string,
+): void {
+  for (const entry of entries) {
+    const named = entry.owner_crm;
+    if (typeof named !== 'string') continue;
+    const crm = configured.find((other) => other.name === named);
+    if (crm?.ownerLookup === undefined) {
+      throw new ConfigError(
+        `${label}: destination "${String(entry.name)}", field owner_crm: ` +
+          (crm === undefined
+            ? `no destination "${named}" in the destinations file`
+            : `destination "${named}" is of type ${crm.type}, which has no owners (hubspot, salesforce, pipedrive)`),
+      );
+    }
+  }
 }
 
 /** Reads and validates the destinations file at `path`; throws ConfigError with one clear line. */

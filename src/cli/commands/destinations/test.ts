@@ -41,7 +41,11 @@ export function registerTestCommand(destinations: Command, ctx: CliContext): voi
     );
     // A CRM destination is checked by a read (it has no ping to send): say what the read proved.
     if (result.outcome === 'delivered') {
-      const what = check ? `checked: ${result.detail ?? 'the CRM answered'}` : 'ping delivered';
+      const what = check
+        ? `checked: ${result.detail ?? 'the CRM answered'}`
+        : result.detail !== undefined
+          ? result.detail
+          : 'ping delivered';
       writeLine(ctx.stdout, `${name}: ${what} (HTTP ${result.status})`);
       return;
     }
