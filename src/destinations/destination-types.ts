@@ -3,6 +3,7 @@
  * file implementing DestinationType, added here.
  */
 import type { DestinationBase, DestinationType } from './destination-type.js';
+import { EMAIL_DESTINATION } from './email/email-destination.js';
 import { FILE_DESTINATION } from './file-destination.js';
 import { HUBSPOT_DESTINATION } from './hubspot/hubspot-destination.js';
 import { PIPEDRIVE_DESTINATION } from './pipedrive/pipedrive-destination.js';
@@ -18,4 +19,5 @@ export const DESTINATION_TYPES: Readonly<Record<string, DestinationType<Destinat
   salesforce: SALESFORCE_DESTINATION as unknown as DestinationType<DestinationBase>,
   pipedrive: PIPEDRIVE_DESTINATION as unknown as DestinationType<DestinationBase>,
   slack: SLACK_DESTINATION as unknown as DestinationType<DestinationBase>,
+  email: EMAIL_DESTINATION as unknown as DestinationType<DestinationBase>,
 });

@@ -2,7 +2,7 @@
  * Slack messages: a `text` fallback (notifications, screen readers) and Block Kit blocks. Everything
  * taken from data is escaped as Slack asks (`&`, `<`, `>` only), so a name can never mention a channel.
  * One change: a section with the sentence (names and companies in bold), and a context line with the
- * watch and links (LinkedIn, the CRM record when `record_url` can be filled). A digest: a count line, then
+ * watch and links (LinkedIn, the CRM record when `record_link` can be filled). A digest: a count line, then
  * the changes grouped by watch and kind, in sections of at most 3,000 characters, split across messages
  * only where Slack's limits force it (50 blocks; about 12,000 characters of blocks in all).
  */
@@ -47,7 +47,7 @@ function link(url: string | undefined, label: string): string | undefined {
   return `<${escapeSlack(url)}|${label}>`;
 }
 
-/** `record_url` filled in from the change's carried fields (URL-encoded); undefined when one is missing. */
+/** `record_link` filled in from the change's carried fields (URL-encoded); undefined when one is missing. */
 export function recordUrl(template: string | undefined, change: AlertChange): string | undefined {
   if (template === undefined) return undefined;
   const values = templateValues(change);

@@ -49,7 +49,7 @@ export const slackSchema = z
     kinds: z.array(z.literal('watch_change')).min(1).default(['watch_change']),
     routes: z.array(routeSchema).min(1).max(50).optional(),
     owner_crm: destinationNameSchema.optional(),
-    record_url: z.string().min(1).max(500).optional(),
+    record_link: z.string().min(1).max(500).optional(),
     channel_interval: durationSchema.optional(),
     timeout: durationSchema.optional(),
     retry: z.strictObject({ schedule: z.array(durationSchema).min(1).max(50) }).optional(),

@@ -52,7 +52,7 @@ function createSlackDestination(
         });
   const users = new Map<string, { at: number; target: OwnerTarget }>();
   const medium: AlertMedium<SlackMessage> = {
-    changeMessage: (change, route) => changeMessage(change, route, config.record_url),
+    changeMessage: (change, route) => changeMessage(change, route, config.record_link),
     digestMessages: (changes) => digestMessages(changes),
     async post(target, message, signal) {
       try {
