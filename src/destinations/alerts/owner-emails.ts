@@ -53,27 +53,31 @@ export function createOwnerEmails(options: {
   readonly crm: string | undefined;
   readonly now: () => number;
 }): OwnerEmails {
-  const cache = new Map<string, { readonly at: number; readonly email: string | undefined }>();
+  // Answers by contact, kept as promises so that changes of one contact delivered at once ask once.
+  const cache = new Map<string, { readonly at: number; readonly email: Promise<string | undefined> }>();
   return {
     async ownerEmail(change, signal) {
       const carried = change.fields.owner_email?.trim();
       if (carried?.includes('@')) return { email: carried };
-      if (options.lookup === undefined) {
+      const lookup = options.lookup;
+      if (lookup === undefined) {
         return { unknown: 'the change carries no owner_email (and no owner_crm is set)' };
       }
       const key = `${change.watch}\u0000${JSON.stringify(change.fields)}`;
-      const held = cache.get(key);
-      let email: string | undefined;
-      if (held !== undefined && options.now() - held.at < OWNER_CACHE_MS) email = held.email;
-      else {
-        try {
-          email = await options.lookup(change.fields, signal);
-        } catch (error) {
-          return { trouble: troubleOf(error) };
-        }
+      let held = cache.get(key);
+      if (held === undefined || options.now() - held.at >= OWNER_CACHE_MS) {
+        held = { at: options.now(), email: lookup(change.fields, signal) };
         cache.delete(key);
-        cache.set(key, { at: options.now(), email });
+        cache.set(key, held);
         if (cache.size > OWNER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      let email: string | undefined;
+      try {
+        email = await held.email;
+      } catch (error) {
+        // Trouble is not an answer: the next delivery asks again.
+        if (cache.get(key) === held) cache.delete(key);
+        return { trouble: troubleOf(error) };
       }
       return email === undefined
         ? { unknown: `${options.crm ?? 'the CRM'} names no owner (with an e-mail) for the contact` }

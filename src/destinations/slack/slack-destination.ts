@@ -50,7 +50,7 @@ function createSlackDestination(
           fetch: deps.fetch,
           now: deps.now,
         });
-  const users = new Map<string, { at: number; target: OwnerTarget }>();
+  const users = new Map<string, { at: number; target: Promise<OwnerTarget> }>();
   const medium: AlertMedium<SlackMessage> = {
     changeMessage: (change, route) => changeMessage(change, route, config.record_link),
     digestMessages: (changes) => digestMessages(changes),
@@ -76,14 +76,16 @@ function createSlackDestination(
     async ownerTarget(email, signal) {
       if (api === undefined) return { unknown: 'an incoming webhook cannot send direct messages' };
       const key = email.toLowerCase();
-      const held = users.get(key);
-      if (held !== undefined && deps.now() - held.at < USER_CACHE_MS) return held.target;
-      const target = await api.lookupByEmail(email, signal);
-      if (!('trouble' in target)) {
+      let held = users.get(key);
+      if (held === undefined || deps.now() - held.at >= USER_CACHE_MS) {
+        // A promise, so that owners' changes delivered at once ask Slack once.
+        held = { at: deps.now(), target: api.lookupByEmail(email, signal) };
         users.delete(key);
-        users.set(key, { at: deps.now(), target });
+        users.set(key, held);
         if (users.size > 10_000) users.delete(users.keys().next().value!);
       }
+      const target = await held.target;
+      if ('trouble' in target && users.get(key) === held) users.delete(key);
       return target;
     },
     describe: describeSlackMessage,

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { replayEvents } from '../../../src/destinations/destination-admin.js';
 import { readCounters } from '../../../src/destinations/destination-counters.js';
 import { resumeDestination } from '../../../src/destinations/outbox.js';
+import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { type SlackStandIn, startSlackStandIn } from '../../helpers/slack/stand-in.js';
 import {
   type DestinationsWorld,
@@ -213,6 +214,53 @@ export function defineSlackSuite(provision: Provision): void {
     await dispatcher.deliverOnce();
     expect(slack.in('#revops')).toHaveLength(1);
     expect((await readCounters(world.database.db)).get('sales')).toMatchObject({ digests_pending: 0 });
+  });
+
+  it('finds the owner in HubSpot (hubspot_owner_id → owners API → e-mail → Slack user), once per contact', async () => {
+    const hs = await startHubSpotStandIn();
+    try {
+      hs.addOwner({ id: '41629779', userId: 9586504, email: 'REP@example.com' });
+      hs.addOwner({ id: '41629780', userId: 9586505, email: 'gone@example.com', archived: true });
+      const owned = hs.seed('contacts', { email: 'jane@acme.com', hubspot_owner_id: '41629779' });
+      const unowned = hs.seed('contacts', { email: 'ann@acme.com' });
+      const configured = await world.configure(
+        {
+          destinations: [
+            sales([{ changes: ['moved'], to: 'owner', fallback_channel: '#unrouted' }], { owner_crm: 'crm' }),
+            { name: 'crm', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hs.url },
+          ],
+        },
+        { ...env(), HUBSPOT_TOKEN: hs.token },
+      );
+      await world.dispatcher(configured);
+      await addChange(world, { fields: { hs_object_id: owned } });
+      await addChange(world, { first: 'Jo', fields: { hs_object_id: owned } });
+      await addChange(world, { first: 'Ann', fields: { hs_object_id: unowned } });
+      // A carried owner id needs no read of the contact; an archived owner is still found.
+      await addChange(world, { first: 'Gus', fields: { hubspot_owner_id: '41629780' } });
+      await until('delivered', async () =>
+        (await eventStates(world, 'sales')).every((event) => event.status === 'delivered'),
+      );
+      const texts = (channel: string) =>
+        slack
+          .in(channel)
+          .map((message) => message.text)
+          .sort();
+      expect(texts('U0REPJANE01')).toEqual([
+        'Jane Doe moved from Acme to Globex, now CRO',
+        'Jo Doe moved from Acme to Globex, now CRO',
+      ]);
+      expect(texts('#unrouted')).toEqual([
+        'Ann Doe moved from Acme to Globex, now CRO',
+        'Gus Doe moved from Acme to Globex, now CRO',
+      ]);
+      // The owner of a contact is asked once; the owner's Slack user once.
+      const reads = hs.calls().filter((call) => call.path === `/crm/v3/objects/contacts/${owned}`);
+      expect(reads).toHaveLength(1);
+      expect(slack.calls.filter((call) => call.method === 'users.lookupByEmail')).toHaveLength(2);
+    } finally {
+      await hs.close();
+    }
   });
 
   it('posts through an incoming webhook, and fails on its archived channel (410)', async () => {
