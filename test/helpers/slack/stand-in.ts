@@ -46,6 +46,10 @@ export interface SlackFault {
   retryAfter?: number;
   /** Post the message for real, then close the connection without an answer (a lost answer). */
   dropAnswer?: boolean;
+  /** Post the message for real, then never answer (until `close`): a post in flight. */
+  hold?: boolean;
+  /** Matching calls answered for real before this fault applies (default 0). */
+  skip?: number;
   times?: number;
 }
 
@@ -72,6 +76,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}) {
   const calls: Array<{ method: string; body: Record<string, unknown> }> = [];
   const pace = new Map<string, number[]>();
   let revoked: string | undefined;
+  let held = 0;
   let sequence = 0;
   const burst = options.burst ?? 3;
 
@@ -88,6 +93,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}) {
     const index = faults.findIndex((fault) => fault.method === method);
     if (index < 0) return undefined;
     const fault = faults[index]!;
+    if ((fault.skip ?? 0) > 0) {
+      fault.skip! -= 1;
+      return undefined;
+    }
     fault.times = (fault.times ?? 1) - 1;
     if (fault.times <= 0) faults.splice(index, 1);
     return fault;
@@ -183,7 +192,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}) {
     }
     if (method !== 'chat.postMessage') return json(res, 200, { ok: false, error: 'unknown_method' });
     const fault = takeFault('chat.postMessage');
-    if (fault !== undefined && !fault.dropAnswer) return answerFault(res, fault);
+    if (fault !== undefined && !fault.dropAnswer && !fault.hold) return answerFault(res, fault);
     const target = String(body.channel ?? '');
     if (target === '') return json(res, 200, { ok: false, error: 'channel_not_found' });
     const user = users.find((candidate) => candidate.id === target);
@@ -200,6 +209,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}) {
       return json(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(wait) });
     const ts = post(conversation, body, 'api');
     if (fault?.dropAnswer) return res.destroy();
+    if (fault?.hold) {
+      held += 1;
+      return undefined;
+    }
     return json(res, 200, { ok: true, channel: conversation, ts, message: { text: body.text, ts } });
   };
 
@@ -250,6 +263,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}) {
     calls,
     channels,
     users,
+    /** Posts held without an answer so far (`hold` faults). */
+    held: () => held,
     /** Answers the next matching call with a fault. */
     fail(fault: SlackFault) {
       faults.push({ ...fault });

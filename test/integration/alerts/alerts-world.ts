@@ -6,7 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { recordChangeEvents } from '../../../src/storage/job-store/record-outbox-events.js';
-import type { DestinationsWorld } from '../destinations/destinations-context.js';
+import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
+
+/** What a change is written into. */
+export interface ChangeWorld {
+  readonly database: HooksyncDatabase;
+}
 
 /** A change as a test writes it. */
 export interface TestChange {
@@ -21,7 +26,7 @@ export interface TestChange {
 }
 
 /** Writes a change (and its events for the destinations that take watch_change); returns its id. */
-export async function addChange(world: DestinationsWorld, change: TestChange = {}): Promise<string> {
+export async function addChange(world: ChangeWorld, change: TestChange = {}): Promise<string> {
   const jobId = randomUUID();
   const nowIso = new Date().toISOString();
   const kind = change.change ?? 'moved';
@@ -84,7 +89,7 @@ export async function addChange(world: DestinationsWorld, change: TestChange = {
 }
 
 /** The outbox events of `destination` by status. */
-export async function eventStates(world: DestinationsWorld, destination: string) {
+export async function eventStates(world: ChangeWorld, destination: string) {
   return world.database.db
     .selectFrom('outbox_events')
     .select(['id', 'status', 'attempts', 'last_error', 'change_id'])
