@@ -96,6 +96,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           random: options.random,
         }),
       );
+      // An outbox destination's own schedule (an alert destination's digests) runs beside its lane.
+      if (destination.schedule !== undefined) {
+        scheduled.push({ name: `${configured.name} (digests)`, destination: destination.schedule });
+      }
     } else {
       scheduled.push({ name: configured.name, destination });
     }

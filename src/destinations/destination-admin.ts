@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { forgetSent } from './alerts/alert-ledger.js';
 import { readCounters } from './destination-counters.js';
 import { pendingSummary } from './destination-metrics.js';
 
@@ -106,6 +107,18 @@ export async function replayEvents(
   selection: ReplaySelection,
   nowIso: string,
 ): Promise<number> {
+  // An alert destination posts a replayed event again only where it was delivered before (issue 38).
+  const delivered = await selectReplayEvents(db, destination, selection)
+    .where('status', '=', 'delivered')
+    .where('change_id', 'is not', null)
+    .select('change_id')
+    .execute();
+  // A change's event id (plan-outcome.ts changeDelivery): `watch_change_<id>`.
+  await forgetSent(
+    db,
+    destination,
+    delivered.map((row) => `watch_change_${String(row.change_id)}`),
+  );
   const result = await db
     .updateTable('outbox_events')
     .set({

@@ -65,6 +65,12 @@ export function describeCounters(counters: Readonly<Record<string, number>>): st
       .map((outcome) => `${counters[`${object}_${outcome}`]} ${outcome}`);
     if (outcomes.length > 0) parts.push(`${object} ${outcomes.join(', ')}`);
   }
+  const messages = ['sent', 'failed']
+    .filter((outcome) => (counters[`messages_${outcome}`] ?? 0) > 0)
+    .map((outcome) => `${counters[`messages_${outcome}`]} ${outcome}`);
+  if (messages.length > 0) parts.push(`messages ${messages.join(', ')}`);
+  if ((counters.rate_limited ?? 0) > 0) parts.push(`rate-limited ${counters.rate_limited}`);
+  if (counters.digests_pending !== undefined) parts.push(`digests pending ${counters.digests_pending}`);
   if (counters.api_calls !== undefined) parts.push(`${counters.api_calls} API calls`);
   if (counters.tokens_spent !== undefined) parts.push(`${counters.tokens_spent} tokens spent`);
   const limited = Object.entries(counters)

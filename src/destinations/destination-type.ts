@@ -58,7 +58,21 @@ export interface DestinationDeps {
   /** Clock in epoch ms. */
   readonly now: () => number;
   readonly fetch: typeof globalThis.fetch;
+  /**
+   * The owner lookup of the CRM destination named `name` (an alert destination's `owner_crm`), built on
+   * the destination's own client; undefined when it has none.
+   */
+  readonly crmOwners?: ((name: string) => OwnerLookup | undefined) | undefined;
 }
+
+/**
+ * A CRM's owner of a watched contact: the owner's e-mail from the contact's carried fields (its record id,
+ * perhaps its owner's id), undefined when it has none. Throws CrmError.
+ */
+export type OwnerLookup = (
+  fields: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+) => Promise<string | undefined>;
 
 /** A destination fed by the outbox: one call per event attempt. */
 export interface OutboxDestination {
@@ -90,6 +104,10 @@ export interface OutboxDestination {
   ping(signal: AbortSignal): Promise<AttemptResult>;
   /** One-time work before the first delivery (a later type may create fields); optional. */
   setup?(): Promise<void>;
+  /** Work on a schedule of its own besides the events (an alert destination's digests); optional. */
+  readonly schedule?: ScheduledDestination | undefined;
+  /** What delivering `delivery` would post, one line a message (`replay --dry-run`); optional. */
+  preview?(delivery: OutboxDelivery, signal: AbortSignal): Promise<string[]>;
 }
 
 /** A destination that runs on a schedule of its own (the file drop). */
@@ -176,6 +194,8 @@ export interface DestinationType<C extends DestinationBase> {
   create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
   /** A CRM type whose contacts a watch can read (`from.<type>`); its problem with `query` checked first. */
   contactReader?(config: C, secrets: readonly string[]): ContactReader;
+  /** A CRM type's owner lookup (alerts' `"to": "owner"`), on a client of the destination's own. */
+  ownerLookup?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => OwnerLookup;
   /**
    * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
    * each from the environment or a file) resolves them itself, at load, into the list `create` receives.
@@ -196,4 +216,6 @@ export interface ConfiguredDestination {
   create(deps: DestinationDeps): Destination;
   /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
   readonly contactReader?: ContactReader | undefined;
+  /** A CRM type's owner lookup, for alert destinations naming it in `owner_crm`. */
+  readonly ownerLookup?: ((deps: ContactReaderDeps) => OwnerLookup) | undefined;
 }

@@ -20,6 +20,8 @@ export const DESTINATION_TYPES: Readonly<Record<string, DestinationTypeLoader>> 
   salesforce: async () =>
     widen((await import('./salesforce/salesforce-destination.js')).SALESFORCE_DESTINATION),
   pipedrive: async () => widen((await import('./pipedrive/pipedrive-destination.js')).PIPEDRIVE_DESTINATION),
+  slack: async () => widen((await import('./slack/slack-destination.js')).SLACK_DESTINATION),
+  email: async () => widen((await import('./email/email-destination.js')).EMAIL_DESTINATION),
 });
 
 /** The type named `name`, loaded; undefined when no type has that name. */

@@ -14,7 +14,7 @@ import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
-import type { ConfiguredDestination } from './destination-type.js';
+import type { ConfiguredDestination, DestinationDeps } from './destination-type.js';
 import { DESTINATION_TYPES, loadDestinationType } from './destination-types.js';
 import { webhookSecretKey } from './sign-standard-webhook.js';
 
@@ -142,12 +142,42 @@ export async function parseDestinations(
       type: definition.type,
       dispatch: definition.dispatchSettings?.(visible),
       template: config.template,
-      create: (deps) => definition.create(visible, secrets, deps),
+      create: (deps) => definition.create(visible, secrets, { ...deps, crmOwners: ownersOf(deps) }),
       contactReader:
         definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
+      ownerLookup: definition.ownerLookup?.(visible, secrets),
     });
   }
+  checkOwnerCrms(top.data.destinations, configured, label);
+  // An alert destination's owners come from the CRM destination it names, on that one's own client.
+  function ownersOf(deps: DestinationDeps) {
+    return (name: string) =>
+      configured
+        .find((other) => other.name === name)
+        ?.ownerLookup?.({ db: deps.database.db, fetch: deps.fetch, now: deps.now });
+  }
   return configured;
+}
+
+/** An alert destination's `owner_crm` must name a CRM destination of the file that can find owners. */
+function checkOwnerCrms(
+  entries: ReadonlyArray<Record<string, unknown>>,
+  configured: readonly ConfiguredDestination[],
+  label: string,
+): void {
+  for (const entry of entries) {
+    const named = entry.owner_crm;
+    if (typeof named !== 'string') continue;
+    const crm = configured.find((other) => other.name === named);
+    if (crm?.ownerLookup === undefined) {
+      throw new ConfigError(
+        `${label}: destination "${String(entry.name)}", field owner_crm: ` +
+          (crm === undefined
+            ? `no destination "${named}" in the destinations file`
+            : `destination "${named}" is of type ${crm.type}, which has no owners (hubspot, salesforce, pipedrive)`),
+      );
+    }
+  }
 }
 
 /** Reads and validates the destinations file at `path`; throws ConfigError with one clear line. */

@@ -12,6 +12,7 @@ import type { JobStoreTables } from './job-store/job-store-tables.js';
 import type { LeaseTables } from './leases/lease-tables.js';
 import type { LedgerTables } from './ledger/ledger-tables.js';
 import type { QuarantineTables } from './quarantine/quarantine-tables.js';
+import type { AlertTables } from './tables/alert-tables.js';
 import type { DestinationTables } from './tables/destination-tables.js';
 import type { ExportTables } from './tables/export-tables.js';
 import type { LaunchTables } from './tables/launch-tables.js';
@@ -32,4 +33,5 @@ export interface Database
     ReceiverTables,
     DestinationTables,
     StatusPageTables,
-    WatchTables {}
+    WatchTables,
+    AlertTables {}

@@ -170,4 +170,10 @@ export interface CrmAdapter {
    * checked. Throws `CrmError`.
    */
   check(signal: AbortSignal): Promise<string>;
+  /**
+   * The e-mail of the owner of a watched contact, from the fields its watch carried (the record id, perhaps
+   * the owner's id); undefined when the contact has no owner with an e-mail. Optional (alert destinations'
+   * `"to": "owner"`). Throws `CrmError`.
+   */
+  ownerEmail?(fields: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string | undefined>;
 }

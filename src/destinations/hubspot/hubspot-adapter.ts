@@ -14,6 +14,7 @@ import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } from '../crm/crm-adapter.js';
 import type { CrmAnswer } from '../crm/crm-http.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
+import { hubspotOwnerEmail } from './hubspot-owners.js';
 import { searchHubSpot } from './hubspot-search.js';
 
 /** contact→company association types (HubSpot-defined): unlabeled, and primary for a moved contact. */
@@ -193,6 +194,7 @@ export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
     write,
     search: (object, field, values, keyProperty, signal) =>
       searchHubSpot(client, object, field, values, keyProperty, signal),
+    ownerEmail: (fields, signal) => hubspotOwnerEmail(client, fields, signal),
     async link(links, signal) {
       const answer = await client.request(
         'POST',

@@ -20,6 +20,7 @@ import {
   type HubSpotClient,
   SEARCH_RATE,
 } from './hubspot-client.js';
+import { hubspotOwnerEmail } from './hubspot-owners.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
 import { createHubSpotContactReader } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
@@ -124,4 +125,8 @@ export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   dispatchSettings: (config) => crmDispatchSettings(config, HUBSPOT_BATCH_LIMIT),
   create: createHubSpotDestination,
   contactReader: contactReaderOf,
+  ownerLookup: (config, secrets) => (deps) => {
+    const client = clientOf(config, secrets, deps, UNCOUNTED);
+    return (fields, signal) => hubspotOwnerEmail(client, fields, signal);
+  },
 };

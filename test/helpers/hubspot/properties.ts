@@ -100,6 +100,7 @@ function defaultInputs(type: CrmObjectType): PropertyDefinitionInput[] {
       text('state', 'State/Region'),
       text('zip', 'Postal Code'),
       text('country', 'Country/Region'),
+      text('hubspot_owner_id', 'Contact owner'),
       {
         name: 'lifecyclestage',
         label: 'Lifecycle Stage',

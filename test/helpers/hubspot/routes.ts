@@ -15,6 +15,7 @@ import {
   getObject,
   updateObject,
 } from './objects.js';
+import { getOwner } from './owners.js';
 import type { CrmObjectType } from './properties.js';
 import { createProperty, getProperty, listProperties } from './property-routes.js';
 import { searchObjects } from './search.js';
@@ -39,6 +40,11 @@ const ASSOCIATIONS = /^\/crm\/(?:v4\/associations|associations\/\d{4}-\d{2})\/([
 
 /** The route of a request, or undefined for a path the stand-in does not serve. */
 export function route(method: string, path: string, query: URLSearchParams): Route | undefined {
+  const owner = /^\/crm\/v3\/owners\/([^/]+)$/.exec(path);
+  if (owner && method === 'GET') {
+    const id = decodeURIComponent(owner[1]!);
+    return { scopes: [['crm.objects.owners.read']], search: false, handle: (c) => getOwner(c, id, query) };
+  }
   const objects = OBJECTS.exec(path);
   if (objects) {
     const type = objectType(objects[1]!);

@@ -16,6 +16,7 @@ import {
   rateLimitBody,
   unauthorizedBody,
 } from './errors.js';
+import type { StandInOwner } from './owners.js';
 import type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from './properties.js';
 import { RateWindows } from './rate-limits.js';
 import { route } from './routes.js';
@@ -28,6 +29,7 @@ export {
   rateLimitBody,
   unauthorizedBody,
 } from './errors.js';
+export type { StandInOwner } from './owners.js';
 export type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from './properties.js';
 
 /** Every scope of §4: objects and schemas of contacts and companies, read and write. */
@@ -40,6 +42,7 @@ export const ALL_SCOPES: readonly string[] = [
   'crm.schemas.contacts.write',
   'crm.schemas.companies.read',
   'crm.schemas.companies.write',
+  'crm.objects.owners.read',
 ];
 
 /** Knobs of the stand-in; every one has HubSpot's Free/Starter default. */
@@ -120,6 +123,8 @@ export interface HubSpotStandIn {
   /** A rep's link of a contact to its primary company; no API call. */
   associatePrimary(contactId: string, companyId: string): void;
   failNext(rule: FailRule): void;
+  /** An owner of the portal (`GET /crm/v3/owners/{id}`); no API call. */
+  addOwner(owner: StandInOwner): void;
   /** Delays every answer by `ms` of real time. */
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -288,6 +293,9 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
     },
     failNext: (rule) => {
       rules.add(rule);
+    },
+    addOwner: (owner) => {
+      store.owners.push(owner);
     },
     setLatency: (ms) => {
       latencyMs = ms;

@@ -2,6 +2,7 @@
  * The stand-in portal's state: records of contacts and companies with their property values, property
  * definitions, and contact→company associations. Values are strings; `""` removes a value (§1: "cleared").
  */
+import type { StandInOwner } from './owners.js';
 import {
   type CrmObjectType,
   defaultDefinitions,
@@ -55,6 +56,8 @@ export function normalizeKey(property: string, value: string): string {
 
 /** The portal. */
 export class CrmStore {
+  /** The portal's owners (owners.ts). */
+  readonly owners: StandInOwner[] = [];
   readonly definitions: Record<CrmObjectType, Map<string, PropertyDefinition>>;
   readonly #records: Record<CrmObjectType, Map<string, StoredRecord>> = {
     contacts: new Map(),

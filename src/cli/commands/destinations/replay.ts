@@ -47,6 +47,35 @@ function selectionOf(flags: ReplayFlags): ReplaySelection {
   };
 }
 
+/** An alert destination's dry run: the messages it would post, printed; false for other types. */
+async function previewAlerts(
+  ctx: CliContext,
+  name: string,
+  flags: ReplayFlags,
+  selection: ReplaySelection,
+): Promise<boolean> {
+  const { previewReplay } = await import('../../../destinations/alerts/preview-replay.js');
+  const lines = await withDestinations(ctx, flags, async (database, all) => {
+    const configured = needConfigured(all, name);
+    const destination = await createForCommand(configured, database);
+    if (destination.kind !== 'outbox' || destination.preview === undefined) return undefined;
+    return previewReplay({
+      database,
+      destination,
+      name,
+      selection,
+      signal: AbortSignal.timeout(CRM_COMMAND_TIMEOUT_MS),
+    });
+  });
+  if (lines === undefined) return false;
+  if (flags.json === true) writeLine(ctx.stdout, JSON.stringify({ destination: name, messages: lines }));
+  else {
+    writeLine(ctx.stdout, `${name}: the replay would post ${lines.length} message(s)`);
+    for (const line of lines) writeLine(ctx.stdout, `  ${line}`);
+  }
+  return true;
+}
+
 /** Registers `replay` under `destinations`. */
 export function registerReplayCommand(destinations: Command, ctx: CliContext): void {
   const replay = destinations
@@ -60,13 +89,15 @@ export function registerReplayCommand(destinations: Command, ctx: CliContext): v
     .option('--job <job_id...>', 'events of these jobs (failed and delivered ones)')
     .option(
       '--dry-run',
-      'a CRM destination: read only, print what each record would become (pending events included)',
+      'a CRM destination: read only, print what each record would become (pending events included); a slack or email destination: print the messages it would post',
     );
   addJsonOption(replay);
   addCommonOptions(replay);
   replay.action(async (name: string, flags: ReplayFlags) => {
     const selection = selectionOf(flags);
     if (flags.dryRun === true) {
+      const previewed = await previewAlerts(ctx, name, flags, selection);
+      if (previewed) return;
       const { canDryRun } = await import('../../../destinations/crm/crm-destination.js');
       const { dryRunReplay } = await import('../../../destinations/crm/dry-run-replay.js');
       const report = await withDestinations(ctx, flags, async (database, all) => {

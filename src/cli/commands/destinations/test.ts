@@ -14,7 +14,7 @@ export function registerTestCommand(destinations: Command, ctx: CliContext): voi
   const test = destinations
     .command('test')
     .description(
-      'check a destination: a webhook gets one signed ping event, a hubspot destination one read that proves the token and its read scopes; prints the answer',
+      'check a destination: a webhook gets one signed ping event, a CRM destination one read that proves the token and its read scopes, a slack or email destination one test message per channel or address its routes name; prints the answer',
     )
     .argument('<name>', 'the destination');
   addCommonOptions(test);
@@ -41,7 +41,11 @@ export function registerTestCommand(destinations: Command, ctx: CliContext): voi
     );
     // A CRM destination is checked by a read (it has no ping to send): say what the read proved.
     if (result.outcome === 'delivered') {
-      const what = check ? `checked: ${result.detail ?? 'the CRM answered'}` : 'ping delivered';
+      const what = check
+        ? `checked: ${result.detail ?? 'the CRM answered'}`
+        : result.detail !== undefined
+          ? result.detail
+          : 'ping delivered';
       writeLine(ctx.stdout, `${name}: ${what} (HTTP ${result.status})`);
       return;
     }
