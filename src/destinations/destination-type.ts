@@ -3,11 +3,13 @@
  * hubspot) registered in destination-types.ts: its configuration schema, whether its work comes from the
  * outbox (one event per stored job revision) or from a schedule of its own, and how it delivers.
  */
+
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Database } from '../storage/database.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { CrmTasks } from './crm/crm-adapter.js';
 import type { EventChange } from './outbox.js';
 
 /** Settings every destination has, whatever its type. */
@@ -176,6 +178,8 @@ export interface DestinationType<C extends DestinationBase> {
   create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
   /** A CRM type whose contacts a watch can read (`from.<type>`); its problem with `query` checked first. */
   contactReader?(config: C, secrets: readonly string[]): ContactReader;
+  /** A CRM type's tasks role for a watch's `task` play: made per use, on the destination's shared pace. */
+  crmTasks?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => CrmTasks;
   /**
    * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
    * each from the environment or a file) resolves them itself, at load, into the list `create` receives.

@@ -14,7 +14,14 @@ import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
 import type { SecretRef } from './config-fields.js';
-import type { ContactReader, Destination, DestinationDeps, DispatchSettings } from './destination-type.js';
+import type { CrmTasks } from './crm/crm-adapter.js';
+import type {
+  ContactReader,
+  ContactReaderDeps,
+  Destination,
+  DestinationDeps,
+  DispatchSettings,
+} from './destination-type.js';
 import { DESTINATION_TYPES } from './destination-types.js';
 import { webhookSecretKey } from './sign-standard-webhook.js';
 
@@ -30,6 +37,8 @@ export interface ConfiguredDestination {
   create(deps: DestinationDeps): Destination;
   /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
   readonly contactReader?: ContactReader | undefined;
+  /** A CRM type's tasks role, for a watch's `task` play (secrets handed over, never exposed). */
+  readonly crmTasks?: ((deps: ContactReaderDeps) => CrmTasks) | undefined;
 }
 
 const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
@@ -157,6 +166,7 @@ export async function parseDestinations(
       create: (deps) => definition.create(visible, secrets, deps),
       contactReader:
         definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
+      crmTasks: definition.crmTasks === undefined ? undefined : definition.crmTasks(visible, secrets),
     });
   }
   return configured;

@@ -15,6 +15,7 @@ import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } fro
 import type { CrmAnswer } from '../crm/crm-http.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import { searchHubSpot } from './hubspot-search.js';
+import { createHubSpotTasks } from './hubspot-tasks.js';
 
 /** contact→company association types (HubSpot-defined): unlabeled, and primary for a moved contact. */
 export const CONTACT_TO_COMPANY = 279;
@@ -186,6 +187,7 @@ export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
   };
 
   return {
+    tasks: createHubSpotTasks(client),
     name: 'HubSpot',
     limits: { writeBatch: HUBSPOT_BATCH_LIMIT, readBatch: HUBSPOT_BATCH_LIMIT },
     links: 'separate-call',

@@ -21,6 +21,7 @@ import {
   SEARCH_RATE,
 } from './hubspot-client.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
+import { createHubSpotTasks } from './hubspot-tasks.js';
 import { createHubSpotContactReader } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
 import { setupPortal as setUpPortal } from './setup-portal.js';
@@ -70,6 +71,7 @@ function clientOf(
   secrets: readonly string[],
   deps: ContactReaderDeps,
   counter: CallCounter,
+  sendOnce?: readonly string[],
 ): HubSpotClient {
   return createHubSpotClient({
     baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
@@ -80,6 +82,7 @@ function clientOf(
     searchPace: new RollingWindow(SEARCH_RATE, deps.now),
     now: deps.now,
     counter,
+    sendOnce,
   });
 }
 
@@ -117,6 +120,12 @@ function contactReaderOf(config: HubSpotDestinationConfig, secrets: readonly str
   return createHubSpotContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED));
 }
 
+/** A watch's `task` play: the tasks role on a client of its own that sends each POST once. */
+function crmTasksOf(config: HubSpotDestinationConfig, secrets: readonly string[]) {
+  return (deps: ContactReaderDeps) =>
+    createHubSpotTasks(clientOf(config, secrets, deps, UNCOUNTED, ['POST']));
+}
+
 /** The `hubspot` destination type. */
 export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   type: 'hubspot',
@@ -124,4 +133,5 @@ export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   dispatchSettings: (config) => crmDispatchSettings(config, HUBSPOT_BATCH_LIMIT),
   create: createHubSpotDestination,
   contactReader: contactReaderOf,
+  crmTasks: crmTasksOf,
 };
