@@ -3,6 +3,8 @@
  * successor search (its `set` typed by launch's own plan code, for the search operation) and the CRM task
  * (its destination's tasks role, its templates). Also the templates' placeholders and their rendering.
  */
+
+import { searchContactFieldShape } from '../../contract/search-contact-fields.js';
 import type { CrmTasks } from '../../destinations/crm/crm-adapter.js';
 import type { ContactReaderDeps } from '../../destinations/destination-type.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
@@ -96,8 +98,9 @@ export function successorSet(
   if (own !== undefined) {
     throw new Error(`field plays.successor.set.${own}: the play sets it itself (the company left, the page)`);
   }
+  let typed: ReadonlyMap<string, unknown>;
   try {
-    return createRequestPlanFromEntries(
+    typed = createRequestPlanFromEntries(
       OPERATIONS.search,
       { set: Object.entries(set) },
       { map: 'map', set: 'plays.successor.set', carry: 'carry', pages: 'pages' },
@@ -105,6 +108,17 @@ export function successorSet(
   } catch (error) {
     throw new Error(`field ${(error as Error).message}`);
   }
+  // Each value as the contract takes it (the seniority and department enums, the list limits).
+  for (const [field, value] of typed) {
+    const schema = searchContactFieldShape[field as keyof typeof searchContactFieldShape];
+    const checked = schema?.safeParse(value);
+    if (checked !== undefined && !checked.success) {
+      const issue = checked.error.issues[0];
+      const at = issue === undefined || issue.path.length === 0 ? '' : `[${issue.path.join('][')}]`;
+      throw new Error(`field plays.successor.set.${field}${at}: ${issue?.message ?? 'invalid'}`);
+    }
+  }
+  return typed;
 }
 
 /** The destination a task play names, checked: it exists and its CRM has a tasks role. */

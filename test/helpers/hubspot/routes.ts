@@ -18,6 +18,7 @@ import {
 import type { CrmObjectType } from './properties.js';
 import { createProperty, getProperty, listProperties } from './property-routes.js';
 import { searchObjects } from './search.js';
+import { taskRoute } from './tasks.js';
 
 /** What answers one request. */
 export interface Route {
@@ -41,6 +42,7 @@ const ASSOCIATIONS = /^\/crm\/(?:v4\/associations|associations\/\d{4}-\d{2})\/([
 export function route(method: string, path: string, query: URLSearchParams): Route | undefined {
   const objects = OBJECTS.exec(path);
   if (objects) {
+    if (objects[1] === 'tasks' || objects[1] === '0-27') return taskRoute(method, objects[2], query);
     const type = objectType(objects[1]!);
     const rest = objects[2];
     if (!type) return undefined;

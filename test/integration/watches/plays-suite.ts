@@ -1,0 +1,261 @@
+/**
+ * Plays end to end, in-process, against the simulator, on SQLite or Postgres: a departure starts one
+ * contact search at the company left, paid from the cycle's budget; the persons found are changes of kind
+ * `successor` naming whom they replace; later cycles, a RUNNING answer and a second replica never search
+ * the same departure again.
+ */
+
+import { pino } from 'pino';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { parseDestinations } from '../../../src/destinations/load-destinations.js';
+import { totalUsdOf } from '../../../src/launch/launch-budget.js';
+import type { WatchDefinition } from '../../../src/watches/load-watches.js';
+import { parseWatches } from '../../../src/watches/load-watches.js';
+import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
+import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
+import { dueCycle } from '../../../src/watches/start-watches.js';
+import { listChanges } from '../../../src/watches/watch-store.js';
+import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import type { Dialect } from '../../helpers/receiver-harness.js';
+import { createWatchHarness, type WatchHarness } from './watch-harness.js';
+
+const CSV = 'Email,Id,Domain\nann.lee@acme.com,003A0,acme.com\nbo.chen@acme.com,003A1,acme.com\n';
+const ANN = { professional_email: 'ann.lee@acme.com' };
+const BO = { professional_email: 'bo.chen@acme.com' };
+
+export function definePlaysSuite(dialect: Dialect): void {
+  let h: WatchHarness;
+  beforeEach(async () => {
+    h = await createWatchHarness(dialect);
+  }, 60_000);
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  const cycle = async (watch: WatchDefinition): Promise<CycleSummary> => {
+    let next = await dueCycle(h.database.db, watch, h.clock.now());
+    if ('waitMs' in next) {
+      h.clock.advance(next.waitMs);
+      next = await dueCycle(h.database.db, watch, h.clock.now());
+    }
+    if ('waitMs' in next) throw new Error('no cycle due');
+    return runCycle(watch, next.cycle, h.deps(), { spread: true, signal: new AbortController().signal });
+  };
+  const championsWatch = async (plays: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    await h.write('contacts.csv', CSV);
+    return h.watch({
+      name: 'champions',
+      launch: 'job-change',
+      from: { file: 'contacts.csv' },
+      map: { professional_email: 'Email', company_domain: 'Domain' },
+      carry: { sf_id: 'Id' },
+      plays,
+      ...extra,
+    });
+  };
+  const searches = () => h.sim.jobs().filter((job) => job.kind === 'search_contact');
+  const jobUsd = (jobId: string) => totalUsdOf(JSON.parse(h.sim.jobText(jobId)!)) as number;
+
+  it('a departure starts one search at the company left, paid from the cycle, and never again', async () => {
+    const watch = await championsWatch(
+      { successor: { on: ['left', 'moved'], max_per_change: 2 } },
+      { max_usd_per_cycle: 5 },
+    );
+    h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+    h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+    expect(await cycle(watch)).toMatchObject({ cycle: 1, checked: 2, baseline: 2, changes: 0 });
+    expect(searches()).toHaveLength(0);
+
+    h.sim.setJobChange(ANN, { job_change_status: 'left' });
+    const second = await cycle(watch);
+    expect(searches()).toHaveLength(1);
+    const search = searches()[0]!;
+    const task = JSON.parse(h.sim.jobText(search.job_id)!).input.task;
+    expect(task).toMatchObject({ domain: 'acme.com', page_size: 3 });
+
+    const changes = await listChanges(h.database.db, 'champions', undefined);
+    const left = changes.find((c) => c.change === 'left')!;
+    const successors = changes.filter((c) => c.change === 'successor');
+    expect(successors.length).toBeGreaterThan(0);
+    expect(successors.length).toBeLessThanOrEqual(2);
+    for (const successor of successors) {
+      expect(successor.row_key).toBe(left.row_key);
+      expect(successor.job_id).toBe(search.job_id);
+      expect(successor.cycle).toBe(2);
+      const after = JSON.parse(successor.after);
+      expect(after).toMatchObject({
+        company_domain: 'acme.com',
+        replaces: { key: left.row_key, custom_fields: { sf_id: '003A0' } },
+      });
+      expect(typeof after.id).toBe('string');
+    }
+    expect(second).toMatchObject({ cycle: 2, checked: 2, changes: 1 + successors.length });
+    // The budget paid for the search: two checks and the search, to the micro-dollar.
+    const checks = h.sim
+      .jobs()
+      .filter((job) => job.kind === 'job_change')
+      .slice(2);
+    const expected = checks.reduce((sum, job) => sum + jobUsd(job.job_id), 0) + jobUsd(search.job_id);
+    expect(second.usd).toBeCloseTo(expected, 6);
+    const plays = await h.database.db.selectFrom('watch_plays').selectAll().execute();
+    expect(plays).toHaveLength(1);
+    expect(plays[0]).toMatchObject({ play: 'successor', state: 'done', job_id: search.job_id, cycle: 2 });
+
+    // Later cycles, still left, a second run of the same cycle: no second search for that departure.
+    const third = await cycle(watch);
+    expect(third).toMatchObject({ cycle: 3, changes: 0 });
+    expect(searches()).toHaveLength(1);
+
+    // A second departure (Bo moves) is a search of its own.
+    h.sim.setJobChange(BO, {
+      job_change_status: 'moved',
+      company_domain: 'other.io',
+      company_name: 'Other',
+      title: 'CRO',
+    });
+    await cycle(watch);
+    expect(searches()).toHaveLength(2);
+    const latest = JSON.parse(h.sim.jobText(searches()[1]!.job_id)!).input.task;
+    // The company LEFT, not the one joined.
+    expect(latest.domain).toBe('acme.com');
+  });
+
+  it('no search when the budget has no room for it: it waits for the next cycle', async () => {
+    const watch = await championsWatch({ successor: { on: ['left'] } }, { max_usd_per_cycle: 0.04 });
+    h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+    h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+    await cycle(watch);
+    h.sim.setJobChange(ANN, { job_change_status: 'left' });
+    const second = await cycle(watch);
+    // Two checks at $0.02 fill the budget: the search waits, the limit holds.
+    expect(second.usd).toBeLessThanOrEqual(0.04 + 1e-9);
+    expect(searches()).toHaveLength(0);
+    const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+    expect(play.state).toBe('pending');
+  });
+
+  it('a mover yields exactly one HubSpot task for the owner, associated with the contact, due as configured; after a replay and a run that died mid-call too', async () => {
+    const hs = await startHubSpotStandIn();
+    try {
+      hs.defineProperty('contacts', { name: 'hubspot_owner_id', type: 'string', fieldType: 'text' });
+      const ann = hs.seed('contacts', { email: 'ann.lee@acme.com', hubspot_owner_id: '41629779' });
+      const bo = hs.seed('contacts', { email: 'bo.chen@acme.com' });
+      await h.write(
+        'contacts.csv',
+        `Email,Id,Domain\nann.lee@acme.com,${ann},acme.com\nbo.chen@acme.com,${bo},acme.com\n`,
+      );
+      const destinations = await parseDestinations(
+        {
+          destinations: [{ name: 'crm', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hs.url }],
+        },
+        { HUBSPOT_TOKEN: hs.token },
+        'test',
+      );
+      const watch = parseWatches(
+        {
+          watches: [
+            {
+              name: 'champions',
+              launch: 'job-change',
+              every: '10s',
+              from: { file: 'contacts.csv' },
+              map: { professional_email: 'Email', company_domain: 'Domain' },
+              carry: { hs_object_id: 'Id' },
+              plays: {
+                task: {
+                  destination: 'crm',
+                  on: ['moved', 'left'],
+                  subject: '{{name}} moved to {{company}}: reach out',
+                  due: '3d',
+                },
+              },
+            },
+          ],
+        },
+        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+      )[0]!;
+      h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+      h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+      await cycle(watch);
+      expect(hs.tasks()).toHaveLength(0);
+
+      h.sim.setJobChange(ANN, {
+        job_change_status: 'moved',
+        company_domain: 'other.io',
+        company_name: 'Other',
+        title: 'CRO',
+      });
+      h.sim.setJobChange(BO, { job_change_status: 'left' });
+      await cycle(watch);
+      const moved = (await listChanges(h.database.db, 'champions', undefined)).find(
+        (c) => c.change === 'moved',
+      )!;
+      const tasks = hs.tasks();
+      expect(tasks).toHaveLength(1);
+      expect(tasks[0]!.properties).toMatchObject({
+        hubspot_owner_id: '41629779',
+        hs_task_subject: 'ann.lee@acme.com moved to Other: reach out',
+        hs_timestamp: new Date(Date.parse(moved.detected_at) + 3 * 86_400_000).toISOString(),
+      });
+      expect(tasks[0]!.properties.hs_task_body).toContain('moved from acme.com to Other as CRO');
+      expect(tasks[0]!.associations).toEqual([{ toId: ann, typeId: 204 }]);
+      const plays = await h.database.db.selectFrom('watch_plays').selectAll().orderBy('state').execute();
+      // Bo's contact has no owner: no task, said why.
+      expect(plays.map((p) => [p.state, p.task_id, p.detail])).toEqual([
+        [
+          'done',
+          tasks[0]!.id,
+          `for owner 41629779, due ${new Date(Date.parse(moved.detected_at) + 3 * 86_400_000).toISOString().slice(0, 10)}`,
+        ],
+        ['failed', null, `contact ${bo} has no owner`],
+      ]);
+
+      // The same answer again (a replay of the cycle) starts nothing.
+      await cycle(watch);
+      expect(hs.tasks()).toHaveLength(1);
+
+      // A run that died after HubSpot made the task, before it was recorded: found, not made again.
+      await h.database.db
+        .updateTable('watch_plays')
+        .set({ state: 'claimed', task_id: null })
+        .where('id', '=', Number(plays[0]!.id))
+        .execute();
+      const nowIso = new Date(h.clock.now()).toISOString();
+      await reclaimTaskPlays(h.database.db, 'champions', nowIso);
+      const logger = pino({ level: 'silent' });
+      await runTaskPlays(
+        { watch, db: h.database.db, logger, now: h.clock.now },
+        new AbortController().signal,
+      );
+      expect(hs.tasks()).toHaveLength(1);
+      const again = await h.database.db
+        .selectFrom('watch_plays')
+        .selectAll()
+        .where('id', '=', Number(plays[0]!.id))
+        .executeTakeFirstOrThrow();
+      expect(again).toMatchObject({ state: 'done', task_id: tasks[0]!.id, attempts: 2 });
+    } finally {
+      await hs.close();
+    }
+  });
+
+  it('the plays are checked with the watches file', async () => {
+    await expect(championsWatch({ successor: { on: ['title'] } })).rejects.toThrow(
+      'watch "champions", field plays.successor.on[0]',
+    );
+    await expect(championsWatch({ successor: { set: { domain: 'x.com' } } })).rejects.toThrow(
+      'field plays.successor.set.domain: the play sets it itself',
+    );
+    await expect(championsWatch({ successor: { set: { seniorities: ['Boss'] } } })).rejects.toThrow(
+      'field plays.successor.set.seniorities[0]: ',
+    );
+    await expect(
+      championsWatch({ task: { destination: 'crm', on: ['moved'], subject: 'x' } }),
+    ).rejects.toThrow(
+      'field plays.task.destination: a task goes to a CRM destination: give the destinations file',
+    );
+    await expect(
+      championsWatch({ task: { destination: 'crm', on: ['moved'], subject: 'Hi {{nom}}' } }),
+    ).rejects.toThrow('field plays.task.subject: {{nom}} is not a placeholder');
+  });
+}
