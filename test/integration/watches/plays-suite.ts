@@ -16,7 +16,11 @@ import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
 import { listChanges } from '../../../src/watches/watch-store.js';
 import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { pdActivities } from '../../helpers/pipedrive/activities.js';
+import { startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
+import { startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
 const CSV = 'Email,Id,Domain\nann.lee@acme.com,003A0,acme.com\nbo.chen@acme.com,003A1,acme.com\n';
@@ -236,6 +240,126 @@ export function definePlaysSuite(dialect: Dialect): void {
       expect(again).toMatchObject({ state: 'done', task_id: tasks[0]!.id, attempts: 2 });
     } finally {
       await hs.close();
+    }
+  });
+
+  /** A watch of the two contacts carrying `ids` under `carry`, with a task play to destination `crm`. */
+  const taskWatch = async (
+    entry: Record<string, unknown>,
+    env: Record<string, string>,
+    carry: string,
+    ids: readonly [string, string],
+  ) => {
+    await h.write(
+      'contacts.csv',
+      `Email,Id,Domain\nann.lee@acme.com,${ids[0]},acme.com\nbo.chen@acme.com,${ids[1]},acme.com\n`,
+    );
+    const destinations = await parseDestinations({ destinations: [{ name: 'crm', ...entry }] }, env, 'test');
+    return parseWatches(
+      {
+        watches: [
+          {
+            name: 'champions',
+            launch: 'job-change',
+            every: '10s',
+            from: { file: 'contacts.csv' },
+            map: { professional_email: 'Email', company_domain: 'Domain' },
+            carry: { [carry]: 'Id' },
+            plays: {
+              task: { destination: 'crm', on: ['moved'], subject: 'Call {{name}} at {{company}}', due: '2d' },
+            },
+          },
+        ],
+      },
+      { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+    )[0]!;
+  };
+  const moveAnn = async (watch: WatchDefinition) => {
+    h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+    h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+    await cycle(watch);
+    h.sim.setJobChange(ANN, {
+      job_change_status: 'moved',
+      company_domain: 'other.io',
+      company_name: 'Other',
+      title: 'CRO',
+    });
+    await cycle(watch);
+    const moved = (await listChanges(h.database.db, 'champions', undefined)).find(
+      (c) => c.change === 'moved',
+    )!;
+    return new Date(Date.parse(moved.detected_at) + 2 * 86_400_000).toISOString().slice(0, 10);
+  };
+  const runTasksAgain = async (watch: WatchDefinition) => {
+    h.clock.advance(3_600_000);
+    await runTaskPlays(
+      { watch, db: h.database.db, logger: pino({ level: 'silent' }), now: h.clock.now },
+      new AbortController().signal,
+    );
+  };
+
+  it("Salesforce: a mover yields exactly one Task for the Contact's owner (WhoId, OwnerId, ActivityDate), also after a run that died", async () => {
+    const sf = await startSalesforceStandIn({ setUp: true });
+    try {
+      sf.defineField('Contact', { name: 'OwnerId', label: 'Owner ID', type: 'reference', length: 18 });
+      const owner = '005000000000001AAA';
+      const ann = sf.seed('Contact', { LastName: 'Lee', Email: 'ann.lee@acme.com', OwnerId: owner });
+      const bo = sf.seed('Contact', { LastName: 'Chen', Email: 'bo.chen@acme.com', OwnerId: owner });
+      const watch = await taskWatch(salesforceEntry(sf), salesforceSecrets(sf), 'sf_id', [ann, bo]);
+      const due = await moveAnn(watch);
+      expect(sf.tasks()).toHaveLength(1);
+      // A run that died after the create, before it recorded the id: the next finds the Task by SOQL.
+      await h.database.db.updateTable('watch_plays').set({ state: 'claimed', task_id: null }).execute();
+      await reclaimTaskPlays(h.database.db, 'champions', new Date(h.clock.now()).toISOString());
+      await runTasksAgain(watch);
+      const tasks = sf.tasks();
+      expect(tasks).toHaveLength(1);
+      expect(tasks[0]!.values).toMatchObject({
+        WhoId: ann,
+        OwnerId: owner,
+        ActivityDate: due,
+        Subject: 'Call ann.lee@acme.com at Other',
+        Status: 'Not Started',
+        Priority: 'Normal',
+      });
+      const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+      expect(play).toMatchObject({ state: 'done', task_id: tasks[0]!.Id });
+      await cycle(watch);
+      expect(sf.tasks()).toHaveLength(1);
+    } finally {
+      await sf.close();
+    }
+  });
+
+  it("Pipedrive: a mover yields exactly one v2 activity of type task for the person's owner, also after a lost answer", async () => {
+    const pd = await startPipedriveStandIn();
+    try {
+      const ann = pd.store.insert('persons', { name: 'Ann Lee', owner_id: 7 });
+      const bo = pd.store.insert('persons', { name: 'Bo Chen', owner_id: 7 });
+      const watch = await taskWatch(
+        { type: 'pipedrive', token: { env: 'PIPEDRIVE_TOKEN' }, base_url: pd.url },
+        { PIPEDRIVE_TOKEN: pd.token },
+        'pd_id',
+        [String(ann.id), String(bo.id)],
+      );
+      pd.loseAnswerToNext({ method: 'POST', path: /\/api\/v2\/activities$/ }, 'drop');
+      const due = await moveAnn(watch);
+      expect(pdActivities(pd.store)).toHaveLength(1);
+      await runTasksAgain(watch);
+      const activities = pdActivities(pd.store);
+      expect(activities).toHaveLength(1);
+      expect(activities[0]).toMatchObject({
+        type: 'task',
+        owner_id: 7,
+        person_id: ann.id,
+        due_date: due,
+        subject: 'Call ann.lee@acme.com at Other',
+        done: false,
+      });
+      const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+      expect(play).toMatchObject({ state: 'done', task_id: String(activities[0]!.id), attempts: 2 });
+    } finally {
+      await pd.close();
     }
   });
 
