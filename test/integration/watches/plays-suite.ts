@@ -9,8 +9,14 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseDestinations } from '../../../src/destinations/load-destinations.js';
 import { totalUsdOf } from '../../../src/launch/launch-budget.js';
+import {
+  loadStatusSnapshot,
+  type WatchesSummary,
+} from '../../../src/server/status-page/load-status-snapshot.js';
+import { renderWatches } from '../../../src/server/status-page/render-watches.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { parseWatches } from '../../../src/watches/load-watches.js';
+import { describePlays, summarizePlays } from '../../../src/watches/plays/plays-summary.js';
 import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
@@ -122,6 +128,18 @@ export function definePlaysSuite(dialect: Dialect): void {
     const latest = JSON.parse(h.sim.jobText(searches()[1]!.job_id)!).input.task;
     // The company LEFT, not the one joined.
     expect(latest.domain).toBe('acme.com');
+
+    // watches run --dry-run's plays, and the status page's: what each change started.
+    const summary = await summarizePlays(h.database.db, watch);
+    expect(summary).toEqual([
+      expect.objectContaining({ play: 'successor', pending: 0, running: 0, done: 2, persons_per_search: 3 }),
+    ]);
+    expect(summary[0]!.usd_per_search_seen).toBeGreaterThan(0);
+    expect(describePlays(summary)[0]).toContain('successor (on left, moved): 0 searches would start');
+    const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+    const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+    expect(page).toContain('successor search: done');
+    expect(page).toContain('>successor<');
   });
 
   it('no search when the budget has no room for it: it waits for the next cycle', async () => {
@@ -213,6 +231,10 @@ export function definePlaysSuite(dialect: Dialect): void {
         ],
         ['failed', null, `contact ${bo} has no owner`],
       ]);
+
+      const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+      const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+      expect(page).toContain(`task ${tasks[0]!.id} in crm: done`);
 
       // The same answer again (a replay of the cycle) starts nothing.
       await cycle(watch);
