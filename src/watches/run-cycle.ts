@@ -213,6 +213,7 @@ export async function runCycle(
         logger,
         now: clock.now,
         budget,
+        webhookUrl: deps.webhookUrl,
         stop,
         spent: (micros) => {
           spentMicros += micros;

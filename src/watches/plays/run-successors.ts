@@ -42,6 +42,8 @@ export interface SuccessorContext {
   readonly logger: Logger;
   readonly now: () => number;
   readonly budget: CycleBudget | undefined;
+  /** Where the search's callback goes (HOOKSYNC_PUBLIC_URL + /webhooks), as a check's does. */
+  readonly webhookUrl: string | undefined;
   /** Stops the cycle: the account out of quota, the key refused. */
   stop(reason: 'quota' | 'auth', message: string): void;
   /** A search's cost, in millionths of a dollar, once known. */
@@ -173,7 +175,9 @@ export async function runSuccessorSearches(
     }
     let result: Awaited<ReturnType<typeof launchRequest>>;
     try {
-      result = await launchRequest(ctx.launcher, OPERATIONS.search, built.request);
+      const request =
+        ctx.webhookUrl === undefined ? built.request : { ...built.request, webhook_url: ctx.webhookUrl };
+      result = await launchRequest(ctx.launcher, OPERATIONS.search, request);
     } catch (error) {
       reservation?.release();
       if (error instanceof StorageError) throw error;

@@ -6,7 +6,7 @@
  */
 
 import { pino } from 'pino';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDestinations } from '../../../src/destinations/load-destinations.js';
 import { totalUsdOf } from '../../../src/launch/launch-budget.js';
 import {
@@ -17,15 +17,18 @@ import { renderWatches } from '../../../src/server/status-page/render-watches.js
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { parseWatches } from '../../../src/watches/load-watches.js';
 import { describePlays, summarizePlays } from '../../../src/watches/plays/plays-summary.js';
+import { settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
+import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
-import { listChanges } from '../../../src/watches/watch-store.js';
+import { getCycle, listChanges } from '../../../src/watches/watch-store.js';
 import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { pdActivities } from '../../helpers/pipedrive/activities.js';
 import { startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
-import type { Dialect } from '../../helpers/receiver-harness.js';
+import { type Dialect, type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import { startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
+import { until } from '../../helpers/until.js';
 import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -42,14 +45,17 @@ export function definePlaysSuite(dialect: Dialect): void {
     await h?.close();
   });
 
-  const cycle = async (watch: WatchDefinition): Promise<CycleSummary> => {
+  const cycle = async (watch: WatchDefinition, webhookUrl?: string): Promise<CycleSummary> => {
     let next = await dueCycle(h.database.db, watch, h.clock.now());
     if ('waitMs' in next) {
       h.clock.advance(next.waitMs);
       next = await dueCycle(h.database.db, watch, h.clock.now());
     }
     if ('waitMs' in next) throw new Error('no cycle due');
-    return runCycle(watch, next.cycle, h.deps(), { spread: true, signal: new AbortController().signal });
+    return runCycle(watch, next.cycle, h.deps({ webhookUrl }), {
+      spread: webhookUrl === undefined,
+      signal: new AbortController().signal,
+    });
   };
   const championsWatch = async (plays: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
     await h.write('contacts.csv', CSV);
@@ -383,6 +389,84 @@ export function definePlaysSuite(dialect: Dialect): void {
     } finally {
       await pd.close();
     }
+  });
+
+  describe('with RUNNING answers', () => {
+    let receiver: ReceiverHarness;
+    beforeEach(async () => {
+      await h.close();
+      h = await createWatchHarness(dialect, { asyncMs: 200 });
+      receiver = await startHarness(dialect, {
+        databaseUrl: h.databaseUrl,
+        env: { HOOKSYNC_JWKS_URL: h.sim.jwksUrl },
+        receiver: { now: Date.now },
+      });
+    }, 60_000);
+    afterEach(async () => {
+      await receiver?.close();
+    });
+    const stored = async (count: number) => {
+      await until(
+        async () =>
+          (
+            await h.database.db
+              .selectFrom('jobs')
+              .select('job_id')
+              .where('status', '=', 'SUCCEEDED')
+              .execute()
+          ).length >= count,
+        { message: `${count} finished jobs are stored`, timeout: 20_000 },
+      );
+    };
+    const settle = (watch: WatchDefinition) =>
+      settlePendingChecks(h.database.db, watch, {
+        nowIso: new Date(h.clock.now()).toISOString(),
+        logger: pino({ level: 'silent' }),
+      });
+
+    it('a RUNNING search is settled once its finished job is stored, and is counted in the cycle that paid', async () => {
+      const watch = await championsWatch({ successor: { on: ['left'] } });
+      const webhookUrl = `${receiver.url}/webhooks`;
+      h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+      h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+      await cycle(watch, webhookUrl);
+      await stored(2);
+      await settle(watch);
+      h.sim.setJobChange(ANN, { job_change_status: 'left' });
+      await cycle(watch, webhookUrl);
+      await stored(4);
+      await settle(watch);
+      // The departure was known after its cycle ended: the next cycle's run sends its search.
+      const third = await cycle(watch, webhookUrl);
+      expect(searches()).toHaveLength(1);
+      await stored(7);
+      await settle(watch);
+      const nowIso = new Date(h.clock.now()).toISOString();
+      const logger = pino({ level: 'silent' });
+      const settled = [
+        ...(await settleSuccessorSearches(h.database.db, watch, { nowIso, logger })),
+        ...(await settleSuccessorSearches(h.database.db, watch, { nowIso, logger })),
+      ];
+      const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+      expect(play).toMatchObject({ state: 'done', job_id: searches()[0]!.job_id, cycle: third.cycle });
+      // Settled once (a second reading finds nothing, or the cycle's own run settled it first).
+      expect(settled.length).toBeLessThanOrEqual(1);
+      const search = jobUsd(searches()[0]!.job_id);
+      const paid = await getCycle(h.database.db, 'champions', third.cycle);
+      const checks = h.sim
+        .jobs()
+        .filter((job) => job.kind === 'job_change')
+        .slice(4);
+      const expected = checks.reduce((sum, job) => sum + jobUsd(job.job_id), 0) + search;
+      expect(Number(paid!.usd_micros) / 1e6).toBeCloseTo(expected, 6);
+      const successors = (await listChanges(h.database.db, 'champions', undefined)).filter(
+        (c) => c.change === 'successor',
+      );
+      expect(successors.length).toBeGreaterThan(0);
+      expect(successors.every((c) => c.cycle === third.cycle)).toBe(true);
+      await cycle(watch, webhookUrl);
+      expect(searches()).toHaveLength(1);
+    }, 90_000);
   });
 
   it('the plays are checked with the watches file', async () => {
