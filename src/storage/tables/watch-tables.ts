@@ -49,7 +49,7 @@ export interface WatchChangesTable {
   watch: string;
   row_key: string;
   cycle: number;
-  /** baseline, moved, left, returned, title, new_person. */
+  /** baseline, moved, left, returned, title, new_person, successor (027). */
   change: string;
   /** A search's person id; '' for a job change. */
   change_key: string;
