@@ -3,11 +3,13 @@
  * hubspot) registered in destination-types.ts: its configuration schema, whether its work comes from the
  * outbox (one event per stored job revision) or from a schedule of its own, and how it delivers.
  */
+
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Database } from '../storage/database.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { CrmTasks } from './crm/crm-adapter.js';
 import type { EventChange } from './outbox.js';
 
 /** Settings every destination has, whatever its type. */
@@ -196,6 +198,8 @@ export interface DestinationType<C extends DestinationBase> {
   contactReader?(config: C, secrets: readonly string[]): ContactReader;
   /** A CRM type's owner lookup (alerts' `"to": "owner"`), on a client of the destination's own. */
   ownerLookup?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => OwnerLookup;
+  /** A CRM type's tasks role for a watch's `task` play: made per use, on the destination's shared pace. */
+  crmTasks?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => CrmTasks;
   /**
    * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
    * each from the environment or a file) resolves them itself, at load, into the list `create` receives.
@@ -218,4 +222,6 @@ export interface ConfiguredDestination {
   readonly contactReader?: ContactReader | undefined;
   /** A CRM type's owner lookup, for alert destinations naming it in `owner_crm`. */
   readonly ownerLookup?: ((deps: ContactReaderDeps) => OwnerLookup) | undefined;
+  /** A CRM type's tasks role, for a watch's `task` play (secrets handed over, never exposed). */
+  readonly crmTasks?: ((deps: ContactReaderDeps) => CrmTasks) | undefined;
 }

@@ -146,6 +146,7 @@ export async function parseDestinations(
       contactReader:
         definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
       ownerLookup: definition.ownerLookup?.(visible, secrets),
+      crmTasks: definition.crmTasks === undefined ? undefined : definition.crmTasks(visible, secrets),
     });
   }
   checkOwnerCrms(top.data.destinations, configured, label);

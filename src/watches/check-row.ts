@@ -37,6 +37,8 @@ export interface RowCheckContext {
   spent(micros: number): void;
   /** A RUNNING answer was recorded: its job is pending. */
   pending(): void;
+  /** Changes were recorded: plays may have started (the cycle carries them out soon). */
+  played?(): void;
 }
 
 function describe(error: unknown): string {
@@ -102,7 +104,7 @@ export async function checkRow(
   ctx.spent(costMicros);
   const outcome = await recordCheck(
     db,
-    { ...base, jobId: result.job_id, pending, usdMicros: costMicros, nowIso: nowIso() },
+    { ...base, jobId: result.job_id, pending, usdMicros: costMicros, nowIso: nowIso(), plays: watch.plays },
     (previous) =>
       observeAnswer({
         operation: watch.operation.name === 'search' ? 'search' : 'job-change',
@@ -118,4 +120,5 @@ export async function checkRow(
   }
   if (pending) ctx.pending();
   logChanges(ctx.logger, watch.name, outcome.changes);
+  if (outcome.changes.length > 0) ctx.played?.();
 }

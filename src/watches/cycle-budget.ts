@@ -14,7 +14,7 @@ export class CycleBudget {
   readonly #operation: LaunchOperation;
   readonly #held = new Map<string, Reservation>();
   /** Pending jobs of this cycle from an earlier run, with their units, not reserved yet. */
-  readonly #owed: Array<{ jobId: string; units: number }> = [];
+  readonly #owed: Array<{ jobId: string; units: number; operation: LaunchOperation }> = [];
 
   /** `capUsd`: what the cycle may still spend (the limit less what earlier runs of it spent). */
   constructor(capUsd: number, operation: LaunchOperation) {
@@ -33,20 +33,25 @@ export class CycleBudget {
   }
 
   /** Pending checks of this cycle left by an earlier run: reserved before any new check is admitted. */
-  owe(jobIds: readonly string[], units: number): void {
-    for (const jobId of jobIds) if (!this.#held.has(jobId)) this.#owed.push({ jobId, units });
+  owe(jobIds: readonly string[], units: number, operation: LaunchOperation = this.#operation): void {
+    for (const jobId of jobIds) if (!this.#held.has(jobId)) this.#owed.push({ jobId, units, operation });
   }
 
   /** A reservation for `request`, or undefined when the budget cannot hold it now. */
   tryReserve(request: Record<string, unknown>): Reservation | undefined {
+    return this.tryReserveFor(this.#operation, unitsOf(this.#operation, request));
+  }
+
+  /** A reservation of `units` of `operation` (a play's search in a job-change watch), or undefined. */
+  tryReserveFor(operation: LaunchOperation, units: number): Reservation | undefined {
     while (this.#owed.length > 0) {
       const owed = this.#owed[0]!;
-      const reservation = this.#spend.tryReserve(this.#operation, owed.units);
+      const reservation = this.#spend.tryReserve(owed.operation, owed.units);
       if (reservation === undefined) return undefined;
       this.#owed.shift();
       this.hold(owed.jobId, reservation);
     }
-    return this.#spend.tryReserve(this.#operation, unitsOf(this.#operation, request));
+    return this.#spend.tryReserve(operation, units);
   }
 
   /** Keeps the reservation of a RUNNING answer until {@link settle} is told its job's cost. */
@@ -69,7 +74,8 @@ export class CycleBudget {
       return;
     }
     const owed = this.#owed.findIndex((entry) => entry.jobId === jobId);
+    const operation = owed >= 0 ? this.#owed[owed]!.operation : this.#operation;
     if (owed >= 0) this.#owed.splice(owed, 1);
-    this.#spend.charge(this.#operation, totalUsd, units);
+    this.#spend.charge(operation, totalUsd, units);
   }
 }

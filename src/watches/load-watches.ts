@@ -18,6 +18,16 @@ import type { RequestPlanEntries } from '../launch/build-request.js';
 import { OPERATIONS, type OperationSpec } from '../launch/launch-operations.js';
 import { formatOfPath, INPUT_FORMATS, type InputFormat } from '../launch/read-rows.js';
 import {
+  DEFAULT_MAX_PER_CHANGE,
+  MAX_PER_CHANGE,
+  PLAY_CHANGES,
+  SUCCESSOR_CHANGES,
+  successorSet,
+  taskDestination,
+  unknownPlaceholder,
+  type WatchPlays,
+} from './plays/play-config.js';
+import {
   type CrmSource,
   type CrmSourceKind,
   crmEntries,
@@ -56,6 +66,8 @@ export interface WatchDefinition {
   readonly everyMs: number;
   readonly maxUsdPerCycle: number | undefined;
   readonly reportBaseline: boolean;
+  /** What a change starts on its own (docs/watches.md, Plays): a successor search, a CRM task. */
+  readonly plays: WatchPlays;
 }
 
 const nameSchema = z
@@ -147,6 +159,58 @@ const fromSchema = z
     }
   });
 
+const templateSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .superRefine((text, ctx) => {
+    const unknown = unknownPlaceholder(text);
+    if (unknown !== undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: text,
+        message: `{{${unknown}}} is not a placeholder (name, company, title, change, previous_company, watch, email)`,
+      });
+    }
+  });
+
+const durationSchema = z.string().transform((text, ctx) => {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    ctx.issues.push({ code: 'custom', input: text, message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** A watch's plays: what a change starts on its own (src/watches/plays/). */
+export const playsSchema = z.strictObject({
+  successor: z
+    .strictObject({
+      on: z
+        .array(z.enum(SUCCESSOR_CHANGES))
+        .min(1)
+        .default([...SUCCESSOR_CHANGES]),
+      set: z.record(z.string(), z.unknown()).optional(),
+      max_per_change: z.int().min(1).max(MAX_PER_CHANGE).default(DEFAULT_MAX_PER_CHANGE),
+    })
+    .optional(),
+  task: z
+    .strictObject({
+      destination: z.string().min(1),
+      on: z.array(z.enum(PLAY_CHANGES)).min(1),
+      subject: templateSchema.refine((text) => text.length <= 255, 'must be at most 255 characters'),
+      body: templateSchema.optional(),
+      due: durationSchema.default(3 * 86_400_000),
+      contact_id: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a custom_fields key (letters, digits, _ and -)')
+        .optional(),
+    })
+    .optional(),
+});
+
 const watchSchema = z.strictObject({
   name: nameSchema,
   launch: z.enum(WATCH_OPERATIONS),
@@ -157,6 +221,7 @@ const watchSchema = z.strictObject({
   every: everySchema,
   max_usd_per_cycle: z.number().positive().optional(),
   report_baseline: z.boolean().optional(),
+  plays: playsSchema.optional(),
 });
 
 const fileSchema = z.strictObject({ watches: z.array(z.looseObject({})) });
@@ -247,6 +312,39 @@ export function parseWatches(
         throw new ConfigError(`${where}, ${(error as Error).message}`);
       }
     }
+    let plays: WatchPlays = {};
+    if (config.plays !== undefined) {
+      const { successor, task } = config.plays;
+      try {
+        if (config.launch !== 'job-change' && (successor !== undefined || task !== undefined)) {
+          throw new Error('field plays: plays follow the changes of a "launch": "job-change" watch');
+        }
+        plays = {
+          successor:
+            successor === undefined
+              ? undefined
+              : {
+                  on: successor.on,
+                  set: successorSet(successor.set),
+                  maxPerChange: successor.max_per_change,
+                },
+          task:
+            task === undefined
+              ? undefined
+              : {
+                  on: task.on,
+                  destination: task.destination,
+                  subject: task.subject,
+                  body: task.body,
+                  dueMs: task.due,
+                  contactIdKey: task.contact_id,
+                  tasks: taskDestination(task.destination, options.destinations),
+                },
+        };
+      } catch (error) {
+        throw new ConfigError(`${where}, ${(error as Error).message}`);
+      }
+    }
     const definition: WatchDefinition = {
       name: config.name,
       operation: OPERATIONS[config.launch],
@@ -256,6 +354,7 @@ export function parseWatches(
       everyMs: config.every,
       maxUsdPerCycle: config.max_usd_per_cycle,
       reportBaseline: config.report_baseline ?? false,
+      plays,
     };
     try {
       // The plan is made as a cycle makes it: an unknown field, a value that cannot be typed, a bad key.

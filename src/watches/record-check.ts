@@ -10,6 +10,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { recordChangeEvents } from '../storage/job-store/record-outbox-events.js';
 import type { Observation, WatchState } from './observe-answer.js';
+import type { WatchPlays } from './plays/play-config.js';
+import { startPlays } from './plays/play-store.js';
 import type { WatchChange } from './watch-store.js';
 
 /** One check to record. */
@@ -24,6 +26,8 @@ export interface CheckRecord {
   /** What the answer cost, in millionths of a dollar. */
   readonly usdMicros: number;
   readonly nowIso: string;
+  /** The watch's plays: a change they follow starts them in the same transaction (plays/play-store.ts). */
+  readonly plays?: WatchPlays | undefined;
 }
 
 /** What recording a check came to. */
@@ -38,7 +42,14 @@ function parseState(text: string | null | undefined): WatchState | undefined {
 /** Writes the changes of an observation, their outbox events and the cycle's counts; returns the changes. */
 async function writeObservation(
   trx: Transaction<Database>,
-  row: { watch: string; rowKey: string; cycle: number; customFields: string; jobId: string | undefined },
+  row: {
+    watch: string;
+    rowKey: string;
+    cycle: number;
+    customFields: string;
+    jobId: string | undefined;
+    plays?: WatchPlays | undefined;
+  },
   observation: Observation,
   counts: { checked: number; usdMicros: number },
   nowIso: string,
@@ -70,6 +81,7 @@ async function writeObservation(
       changes.map((change) => change.id),
       nowIso,
     );
+    await startPlays(trx, row.watch, row.plays, changes, nowIso);
   }
   await trx
     .updateTable('watch_cycles')
@@ -234,7 +246,13 @@ export async function finishedPendingChecks(
  */
 export async function recordFinishedCheck(
   db: Kysely<Database>,
-  input: { watch: string; pending: PendingCheck; usdMicros: number; nowIso: string },
+  input: {
+    watch: string;
+    pending: PendingCheck;
+    usdMicros: number;
+    nowIso: string;
+    plays?: WatchPlays | undefined;
+  },
   observe: (previous: WatchState | undefined) => Observation,
 ): Promise<CheckOutcome> {
   const { watch, pending } = input;
@@ -265,6 +283,7 @@ export async function recordFinishedCheck(
         cycle: existing.checked_cycle,
         customFields: existing.custom_fields,
         jobId: pending.jobId,
+        plays: input.plays,
       },
       observation,
       { checked: 0, usdMicros: input.usdMicros },

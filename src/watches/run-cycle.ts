@@ -17,6 +17,9 @@ import type { Database } from '../storage/database.js';
 import { checkRow } from './check-row.js';
 import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
+import { hasPlays } from './plays/play-store.js';
+import { runningSearchesIn, runSuccessorSearches, settleSuccessorSearches } from './plays/run-successors.js';
+import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
 import { hasPendingChecks, pendingChecksIn } from './record-check.js';
 import { runPass } from './run-pass.js';
 import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
@@ -42,6 +45,8 @@ export interface CycleDeps {
   readonly concurrency?: number | undefined;
   /** The rate the cycle's length is judged against (the pacer enforces it). */
   readonly rate?: { readonly requests: number; readonly perMs: number } | undefined;
+  /** How a task play reaches its CRM (tests); default the global fetch. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** Why a cycle stopped before its rows were all checked. */
@@ -106,20 +111,37 @@ export async function runCycle(
   let spentMicros = 0;
 
   // Pending checks first: what finished meanwhile counts before this run's budget is drawn up.
-  let pendingKnown = await hasPendingChecks(db, watch.name);
+  let pendingKnown =
+    (await hasPendingChecks(db, watch.name)) ||
+    (watch.plays.successor !== undefined && (await hasPlays(db, watch.name, ['running'], 'successor')));
   let settledAtMs = Number.NEGATIVE_INFINITY;
+  // Plays to carry out: checked at the start, then after any check or settlement that recorded changes.
+  let playsDue = watch.plays.successor !== undefined || watch.plays.task !== undefined;
   const settle = async (force: boolean): Promise<boolean> => {
     if (!force && (!pendingKnown || clock.now() - settledAtMs < PENDING_CHECK_INTERVAL_MS)) return false;
     settledAtMs = clock.now();
-    const settled = await settlePendingChecks(db, watch, { nowIso: nowIso(), logger });
+    const settled = [
+      ...(await settlePendingChecks(db, watch, { nowIso: nowIso(), logger })),
+      ...(watch.plays.successor === undefined
+        ? []
+        : await settleSuccessorSearches(db, watch, { nowIso: nowIso(), logger })),
+    ];
+    if (settled.length > 0)
+      playsDue ||= watch.plays.task !== undefined || watch.plays.successor !== undefined;
     for (const check of settled) {
       if (check.cycle !== cycleNo) continue;
       budget?.settle(check.jobId, check.totalUsd, check.units);
       spentMicros += Math.round((check.totalUsd ?? 0) * 1e6);
     }
-    if (settled.length > 0) pendingKnown = await hasPendingChecks(db, watch.name);
+    if (settled.length > 0) {
+      pendingKnown =
+        (await hasPendingChecks(db, watch.name)) ||
+        (watch.plays.successor !== undefined && (await hasPlays(db, watch.name, ['running'], 'successor')));
+    }
     return settled.length > 0;
   };
+  // A run that died while it made a task leaves it claimed: this run (holding the lease) looks for it first.
+  if (watch.plays.task !== undefined) await reclaimTaskPlays(db, watch.name, nowIso());
   if (pendingKnown) await settle(true);
   const cycle = (await getCycle(db, watch.name, cycleNo)) ?? begun;
   spentMicros = Number(cycle.usd_micros);
@@ -132,6 +154,13 @@ export async function runCycle(
       owed.map((check) => check.jobId),
       unitsOf(watch.operation.name, set),
     );
+    if (watch.plays.successor !== undefined) {
+      budget.owe(
+        await runningSearchesIn(db, watch.name, cycleNo),
+        watch.plays.successor.maxPerChange + 1,
+        'search',
+      );
+    }
   }
 
   const halt = new AbortController();
@@ -165,10 +194,41 @@ export async function runCycle(
         pending: () => {
           pendingKnown = true;
         },
+        played: () => {
+          playsDue = true;
+        },
       },
       row,
       reservation,
     );
+  /** Carries out the plays due (successor searches within the budget, CRM tasks); `force`: whatever the flag. */
+  const plays = async (force = false): Promise<void> => {
+    if (!playsDue && !force) return;
+    playsDue = false;
+    // A stopped cycle spends nothing more; its searches wait for the next one (tasks cost the service nothing).
+    if (watch.plays.successor !== undefined && stopped === null) {
+      const run = await runSuccessorSearches({
+        watch,
+        cycle: cycleNo,
+        db,
+        launcher: deps.launcher,
+        logger,
+        now: clock.now,
+        budget,
+        webhookUrl: deps.webhookUrl,
+        stop,
+        spent: (micros) => {
+          spentMicros += micros;
+        },
+      });
+      // Held back by the budget: tried again after the next check (room may have been freed).
+      if (run.blocked) playsDue = true;
+      if (await hasPlays(db, watch.name, ['running'], 'successor')) pendingKnown = true;
+    }
+    if (watch.plays.task !== undefined) {
+      await runTaskPlays({ watch, db, logger, now: clock.now, fetch: deps.fetch }, options.signal);
+    }
+  };
   const passContext = {
     watch,
     cycle: cycleNo,
@@ -188,6 +248,7 @@ export async function runCycle(
       ),
     stopForSource: (error: WatchSourceError) => stop('source', sourceMessage(error)),
     settle,
+    plays,
     check,
     progress: (done: number, total: number) =>
       options.onProgress?.({ watch: watch.name, done, total, usd: usd(spentMicros) }),
@@ -196,6 +257,7 @@ export async function runCycle(
   let invalid = 0;
   let duplicates = 0;
   let rows = cycle.rows;
+  await plays();
   try {
     for (let first = true; stopped === null; first = false) {
       let count: SourceCount;
@@ -226,6 +288,7 @@ export async function runCycle(
   const finished = stopped !== 'interrupted';
   if (finished) {
     await settle(true);
+    await plays(true);
     await finishCycle(db, watch.name, cycleNo, stopped, nowIso());
   }
   const after = (await getCycle(db, watch.name, cycleNo)) ?? cycle;

@@ -37,6 +37,8 @@ export interface PassContext {
   stopForSource(error: WatchSourceError): void;
   /** Settles pending checks whose finished job is stored (forced: whatever the interval); true if any was. */
   settle(force: boolean): Promise<boolean>;
+  /** Carries out the plays that changes started meanwhile (successor searches, CRM tasks). */
+  plays?(): Promise<void>;
   check(row: BuiltRow, reservation: Reservation | undefined): Promise<void>;
   progress(done: number, total: number): void;
 }
@@ -111,6 +113,7 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
         }
         while (inFlight.size >= ctx.concurrency) await Promise.race(inFlight);
         await ctx.settle(false);
+        await ctx.plays?.();
         const reservation = await admit(row);
         if (reservation === null || ctx.stopped()) {
           reservation?.release();

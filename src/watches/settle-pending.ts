@@ -63,6 +63,7 @@ export async function settlePendingChecks(
           pending,
           usdMicros: totalUsd === undefined ? 0 : Math.round(totalUsd * 1e6),
           nowIso: options.nowIso,
+          plays: watch.plays,
         },
         (previous) =>
           observeAnswer({

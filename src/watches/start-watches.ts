@@ -12,6 +12,9 @@ import type { Database } from '../storage/database.js';
 import { createLeaseHolderId } from '../storage/leases/acquire-lease.js';
 import { holdLease } from '../storage/leases/hold-lease.js';
 import type { WatchDefinition } from './load-watches.js';
+import { hasPlays } from './plays/play-store.js';
+import { settleSuccessorSearches } from './plays/run-successors.js';
+import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
 import { hasPendingChecks } from './record-check.js';
 import { type CycleDeps, runCycle } from './run-cycle.js';
 import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
@@ -94,16 +97,27 @@ export function startWatches(options: StartWatchesOptions): RunningWatches {
       );
       if ('reason' in held) return;
       log.info('watch running here');
+      // Tasks a dead holder claimed are looked for before they are made again (plays/run-tasks.ts).
+      if (watch.plays.task !== undefined) {
+        await reclaimTaskPlays(db, watch.name, new Date(clock.now()).toISOString());
+      }
       const signal = AbortSignal.any([closing.signal, held.lost]);
       try {
         while (!signal.aborted) {
           const next = await dueCycle(db, watch, clock.now());
           if ('waitMs' in next) {
             // Between cycles, the RUNNING checks of the last one are settled as their finished jobs arrive.
-            const pending = await hasPendingChecks(db, watch.name);
+            const pending =
+              (await hasPendingChecks(db, watch.name)) ||
+              (await hasPlays(db, watch.name, ['pending', 'running']));
             if (pending) {
               const nowIso = new Date(clock.now()).toISOString();
               await settlePendingChecks(db, watch, { nowIso, logger: log });
+              // Plays go on between cycles: searches settle, tasks are made (a search waits for a cycle's budget).
+              if (watch.plays.successor !== undefined) {
+                await settleSuccessorSearches(db, watch, { nowIso, logger: log });
+              }
+              await runTaskPlays({ watch, db, logger: log, now: clock.now, fetch: options.fetch }, signal);
             }
             await clock.sleep(
               pending ? Math.min(next.waitMs, PENDING_CHECK_INTERVAL_MS) : next.waitMs,

@@ -140,6 +140,8 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
         plan,
         running ? latest.cycle : (latest?.cycle ?? 0) + 1,
       );
+      const { summarizePlays, describePlays } = await import('../../watches/plays/plays-summary.js');
+      const plays = await summarizePlays(database.db, watch);
       const summary = {
         watch: watch.name,
         dry_run: true,
@@ -147,6 +149,7 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
         invalid: count.invalid,
         would_check: count.pending,
         problems: count.problems,
+        plays,
       };
       if (flags.json === true) writeLine(ctx.stdout, JSON.stringify(summary));
       else {
@@ -155,6 +158,7 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
           ctx.stdout,
           `${watch.name}: ${count.pending} of ${count.valid} rows would be checked (${count.invalid} invalid); nothing sent`,
         );
+        for (const line of describePlays(plays)) writeLine(ctx.stdout, `  ${line}`);
       }
     } finally {
       await database.close();
@@ -267,9 +271,17 @@ async function changesCommand(ctx: CliContext, name: string, flags: WatchesFlags
   await requireExistingDatabase(config.databaseUrl);
   const { withMigratedDatabase } = await import('../../storage/open-migrated-database.js');
   const { listChanges } = await import('../../watches/watch-store.js');
-  const changes = await withMigratedDatabase(config.databaseUrl, (database) =>
-    listChanges(database.db, watch.name, since),
-  );
+  const { playsOfChanges } = await import('../../watches/plays/play-store.js');
+  const [changes, plays] = await withMigratedDatabase(config.databaseUrl, async (database) => {
+    const found = await listChanges(database.db, watch.name, since);
+    return [
+      found,
+      await playsOfChanges(
+        database.db,
+        found.map((c) => c.id),
+      ),
+    ] as const;
+  });
   const json = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
   const shown = changes.map((c) => ({
     key: c.row_key,
@@ -280,6 +292,14 @@ async function changesCommand(ctx: CliContext, name: string, flags: WatchesFlags
     detected_at: c.detected_at,
     job_id: c.job_id,
     cycle: c.cycle,
+    // What the change started: a successor search (its job), a CRM task (its id), and where each stands.
+    plays: (plays.get(String(c.id)) ?? []).map((p) => ({
+      play: p.play,
+      state: p.state,
+      ...(p.job_id === null ? {} : { job_id: p.job_id }),
+      ...(p.task_id === null ? {} : { task_id: p.task_id, destination: p.destination }),
+      ...(p.detail === null ? {} : { detail: p.detail }),
+    })),
   }));
   if (flags.json === true) {
     writeLine(ctx.stdout, JSON.stringify({ watch: watch.name, changes: shown }));
@@ -291,6 +311,16 @@ async function changesCommand(ctx: CliContext, name: string, flags: WatchesFlags
       ctx.stdout,
       `${c.detected_at}  ${c.change}  ${JSON.stringify(c.custom_fields)}  ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
     );
+    for (const p of c.plays) {
+      const what =
+        p.play === 'task'
+          ? `task ${p.task_id ?? ''} in ${p.destination ?? ''}`
+          : `successor search ${p.job_id ?? ''}`;
+      writeLine(
+        ctx.stdout,
+        `    ${what.replace(/\s+/g, ' ').trim()}: ${p.state}${p.detail === undefined ? '' : ` (${p.detail})`}`,
+      );
+    }
   }
 }
 
@@ -309,7 +339,10 @@ export function registerWatchesCommand(program: Command, ctx: CliContext): void 
   const run = watches
     .command('run <name>')
     .description('run one whole cycle of a watch now, in the foreground, at the rate (not spread)')
-    .option('--dry-run', 'read and check the source, say how many rows would be checked; send nothing');
+    .option(
+      '--dry-run',
+      'read and check the source, say how many rows would be checked and which plays would start (successor searches with their cost, CRM tasks); send nothing',
+    );
   addWatchesFileOption(run);
   addJsonOption(run);
   addServiceOptions(run);
@@ -319,7 +352,9 @@ export function registerWatchesCommand(program: Command, ctx: CliContext): void 
 
   const changes = watches
     .command('changes <name>')
-    .description('the changes a watch found: key, custom_fields, before, after, detected_at')
+    .description(
+      'the changes a watch found (successors too): key, custom_fields, before, after, detected_at, and the plays each started',
+    )
     .option('--since <duration>', 'only changes found in this last span, e.g. 7d');
   addWatchesFileOption(changes);
   addJsonOption(changes);

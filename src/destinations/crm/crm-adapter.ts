@@ -176,4 +176,40 @@ export interface CrmAdapter {
    * `"to": "owner"`). Throws `CrmError`.
    */
   ownerEmail?(fields: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string | undefined>;
+  /** Follow-up tasks for a contact's owner (plays); optional: a CRM without it takes no `task` play. */
+  readonly tasks?: CrmTasks | undefined;
+}
+
+/**
+ * A follow-up task for a contact's owner (a watch's `task` play, docs/watches.md): HubSpot's `tasks`
+ * object, a Salesforce Task, a Pipedrive activity of type task.
+ */
+export interface TaskRequest {
+  /** The contact's record id in the CRM. */
+  readonly contactId: string;
+  /** The owner's id as the CRM names it (`hubspot_owner_id`, `OwnerId`, `owner_id`). */
+  readonly ownerId: string;
+  readonly subject: string;
+  /** What changed, in plain text; ends with `marker`. */
+  readonly body: string;
+  /** When the task is due, epoch ms (Salesforce and Pipedrive keep the UTC day). */
+  readonly dueAtMs: number;
+  /** A text unique to the change, in the body: how a task whose answer was lost is found again. */
+  readonly marker: string;
+}
+
+/**
+ * A CRM's tasks role. No CRM offers an idempotency key for a task, so the play records the task's id and,
+ * before a create whose earlier attempt may have gone through, looks for the task by owner, contact,
+ * subject and `marker` (alerts-and-plays-api.md §4.2, §5.2, §6.2).
+ */
+export interface CrmTasks {
+  /** The `custom_fields` key that carries the contact's id for this destination by default. */
+  readonly idKey: string;
+  /** The contact's owner id, or undefined when it has none. Throws `CrmError` (a 404 when not held). */
+  ownerOf(contactId: string, signal: AbortSignal): Promise<string | undefined>;
+  /** The id of the task made earlier for `task` (matched by its marker), or undefined. */
+  find(task: TaskRequest, signal: AbortSignal): Promise<string | undefined>;
+  /** Creates the task; its id. Throws `CrmError`. */
+  create(task: TaskRequest, signal: AbortSignal): Promise<string>;
 }

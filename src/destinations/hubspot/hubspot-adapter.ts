@@ -16,6 +16,7 @@ import type { CrmAnswer } from '../crm/crm-http.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import { hubspotOwnerEmail } from './hubspot-owners.js';
 import { searchHubSpot } from './hubspot-search.js';
+import { createHubSpotTasks } from './hubspot-tasks.js';
 
 /** contact→company association types (HubSpot-defined): unlabeled, and primary for a moved contact. */
 export const CONTACT_TO_COMPANY = 279;
@@ -187,6 +188,7 @@ export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
   };
 
   return {
+    tasks: createHubSpotTasks(client),
     name: 'HubSpot',
     limits: { writeBatch: HUBSPOT_BATCH_LIMIT, readBatch: HUBSPOT_BATCH_LIMIT },
     links: 'separate-call',

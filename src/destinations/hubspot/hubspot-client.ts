@@ -29,6 +29,8 @@ export interface HubSpotClientConfig {
   readonly searchPace: Pace;
   readonly now: () => number;
   readonly counter: CallCounter;
+  /** Methods sent once, never retried within a call (a task's create: no idempotency key). */
+  readonly sendOnce?: readonly string[] | undefined;
 }
 
 /** A paced, counted, retried HubSpot client. */
@@ -44,7 +46,10 @@ export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient 
     now: config.now,
     paceFor: (path) => (path.endsWith('/search') ? config.searchPace : config.pace),
     counter: config.counter,
-    retry: HUBSPOT_RETRY_POLICY,
+    retry:
+      config.sendOnce === undefined
+        ? HUBSPOT_RETRY_POLICY
+        : { ...HUBSPOT_RETRY_POLICY, sendOnce: config.sendOnce },
     classify: (answer) =>
       classifyTrouble({
         status: answer.status,

@@ -22,6 +22,7 @@ import {
 } from './hubspot-client.js';
 import { hubspotOwnerEmail } from './hubspot-owners.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
+import { createHubSpotTasks } from './hubspot-tasks.js';
 import { createHubSpotContactReader } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
 import { setupPortal as setUpPortal } from './setup-portal.js';
@@ -71,6 +72,7 @@ function clientOf(
   secrets: readonly string[],
   deps: ContactReaderDeps,
   counter: CallCounter,
+  sendOnce?: readonly string[],
 ): HubSpotClient {
   return createHubSpotClient({
     baseUrl: config.base_url ?? DEFAULT_HUBSPOT_BASE_URL,
@@ -81,6 +83,7 @@ function clientOf(
     searchPace: new RollingWindow(SEARCH_RATE, deps.now),
     now: deps.now,
     counter,
+    sendOnce,
   });
 }
 
@@ -118,6 +121,12 @@ function contactReaderOf(config: HubSpotDestinationConfig, secrets: readonly str
   return createHubSpotContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED));
 }
 
+/** A watch's `task` play: the tasks role on a client of its own that sends each POST once. */
+function crmTasksOf(config: HubSpotDestinationConfig, secrets: readonly string[]) {
+  return (deps: ContactReaderDeps) =>
+    createHubSpotTasks(clientOf(config, secrets, deps, UNCOUNTED, ['POST']));
+}
+
 /** The `hubspot` destination type. */
 export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
   type: 'hubspot',
@@ -129,4 +138,5 @@ export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
     const client = clientOf(config, secrets, deps, UNCOUNTED);
     return (fields, signal) => hubspotOwnerEmail(client, fields, signal);
   },
+  crmTasks: crmTasksOf,
 };

@@ -7,11 +7,11 @@
 import { z } from 'zod';
 import { destinationNameSchema } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
-import { CrmCounters } from '../crm/crm-counters.js';
+import { CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
 import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
-import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
 import { createPipedriveAdapter } from './pipedrive-adapter.js';
@@ -24,6 +24,7 @@ import {
 } from './pipedrive-answer.js';
 import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 import { setUpPipedrive } from './pipedrive-setup.js';
+import { createPipedriveTasks } from './pipedrive-tasks.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
@@ -104,14 +105,17 @@ function createPipedriveDestination(
       counters.dailyRemaining(left.remaining);
     },
   });
-  const adapter = createPipedriveAdapter({
-    client,
-    lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
-    orgKeyField: config.org_key_field,
-    personKeyField: config.person_key_field,
-    spent: () => spent,
-    now: deps.now,
-  });
+  const adapter = {
+    tasks: createPipedriveTasks(client),
+    ...createPipedriveAdapter({
+      client,
+      lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
+      orgKeyField: config.org_key_field,
+      personKeyField: config.person_key_field,
+      spent: () => spent,
+      now: deps.now,
+    }),
+  };
   const keyFields = { companies: config.org_key_field, contacts: config.person_key_field };
   return createCrmDestination({
     name: config.name,
@@ -144,10 +148,34 @@ function createPipedriveDestination(
   });
 }
 
+/**
+ * A watch's `task` play: the tasks role on a client of its own, on the destination's shared pace (Pipedrive
+ * sends each POST once). Its token spend is not counted in the destination's counters.
+ */
+function crmTasksOf(config: PipedriveDestinationConfig, secrets: readonly string[]) {
+  return (deps: ContactReaderDeps) => {
+    const pace = createSharedPace(deps.db, config.name, config.rate, deps.now);
+    return createPipedriveTasks(
+      createCrmHttp({
+        crm: 'Pipedrive',
+        baseUrl: config.base_url,
+        headers: { 'x-api-token': secrets[0]! },
+        fetch: deps.fetch,
+        now: deps.now,
+        paceFor: () => pace,
+        counter: UNCOUNTED,
+        retry: PIPEDRIVE_RETRY_POLICY,
+        classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+      }),
+    );
+  };
+}
+
 /** The `pipedrive` destination type. */
 export const PIPEDRIVE_DESTINATION: DestinationType<PipedriveDestinationConfig> = {
   type: 'pipedrive',
   schema: pipedriveSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, 1),
   create: createPipedriveDestination,
+  crmTasks: crmTasksOf,
 };

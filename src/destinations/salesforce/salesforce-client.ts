@@ -14,7 +14,7 @@ import { boundOutsideText } from '../../contract/outside-text.js';
 import { CrmError, ResponseReadError } from '../../errors.js';
 import type { CallCounter } from '../crm/crm-counters.js';
 import { sendFailure } from '../crm/crm-http.js';
-import { type CrmRetryPolicy, withCrmRetries } from '../crm/crm-retry.js';
+import { type CrmRetryPolicy, policyFor, withCrmRetries } from '../crm/crm-retry.js';
 import { type ApiUsage, allocationAllows, parseLimitInfo } from './limit-info.js';
 import { classifyTrouble, TOTAL_REQUESTS_PROBE_MS } from './salesforce-answer.js';
 import type { SalesforceAuth } from './salesforce-auth.js';
@@ -173,7 +173,7 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
   };
 
   const request = (req: SalesforceRequest, signal: AbortSignal) =>
-    withCrmRetries(policy, signal, () => attempt(req, signal));
+    withCrmRetries(policyFor(policy, req.method), signal, () => attempt(req, signal));
 
   return {
     base,

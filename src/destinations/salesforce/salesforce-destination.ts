@@ -4,24 +4,27 @@
  * events, fill-empty or overwrite per field, within `max_share` of the org's rolling 24-hour allocation.
  */
 import { loadTemplate } from '../../export/load-template.js';
+import type { CrmAdapter } from '../crm/crm-adapter.js';
 import { crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
+import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 import type { RecordShape } from '../crm/map-records.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { DestinationDeps, DestinationType } from '../destination-type.js';
+import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { bulkJobStore } from './bulk-ingest.js';
 import { type LeadFields, leadFieldsOf } from './lead-fields.js';
 import { createSalesforceContactReader } from './query-contacts.js';
 import { createSalesforceAdapter } from './salesforce-adapter.js';
 import { createSalesforceAuth, type SalesforceCredentials } from './salesforce-auth.js';
-import { createSalesforceClient, type SalesforceClient } from './salesforce-client.js';
+import { createSalesforceClient, type SalesforceClient, salesforceRetryPolicy } from './salesforce-client.js';
 import {
   credentialSources,
   resolveSalesforceCredentials,
   type SalesforceDestinationConfig,
   salesforceSchema,
 } from './salesforce-config.js';
+import { createSalesforceTasks } from './salesforce-tasks.js';
 import { setupOrg } from './setup-org.js';
 import { COLLECTION_LIMIT } from './write-collections.js';
 
@@ -100,6 +103,7 @@ function clientOf(
   secrets: readonly string[],
   deps: Pick<DestinationDeps, 'fetch' | 'now'>,
   counter: CallCounter,
+  retry?: CrmRetryPolicy,
 ): SalesforceClient {
   const source = credentialSources(config);
   const auth = createSalesforceAuth({
@@ -118,6 +122,7 @@ function clientOf(
     fetch: deps.fetch,
     now: deps.now,
     counter,
+    retry,
   });
 }
 
@@ -129,25 +134,28 @@ function createSalesforceDestination(
   const counters = new CrmCounters(config.name, deps);
   const client = clientOf(config, secrets, deps, counters);
   let leadFields: Promise<LeadFields> | undefined;
-  const adapter = createSalesforceAdapter({
-    client,
-    accountKey: config.account_key,
-    personKey: config.person_key,
-    newPersons: config.new_persons,
-    linkedinField:
-      config.fields[SALESFORCE_SHAPE.linkedinUrl] === 'skip' ? undefined : SALESFORCE_SHAPE.linkedinUrl,
-    bulk: {
-      threshold: config.bulk_threshold,
-      store: bulkJobStore(deps.database.db, config.name, deps.now),
-    },
-    leadFields: () => {
-      leadFields ??= Promise.all([
-        loadTemplate(SALESFORCE_TEMPLATES.contacts),
-        loadTemplate(SALESFORCE_TEMPLATES.leads),
-      ]).then(([contacts, leads]) => leadFieldsOf(contacts, leads));
-      return leadFields;
-    },
-  });
+  const adapter: CrmAdapter = {
+    tasks: createSalesforceTasks(client, config.id_field),
+    ...createSalesforceAdapter({
+      client,
+      accountKey: config.account_key,
+      personKey: config.person_key,
+      newPersons: config.new_persons,
+      linkedinField:
+        config.fields[SALESFORCE_SHAPE.linkedinUrl] === 'skip' ? undefined : SALESFORCE_SHAPE.linkedinUrl,
+      bulk: {
+        threshold: config.bulk_threshold,
+        store: bulkJobStore(deps.database.db, config.name, deps.now),
+      },
+      leadFields: () => {
+        leadFields ??= Promise.all([
+          loadTemplate(SALESFORCE_TEMPLATES.contacts),
+          loadTemplate(SALESFORCE_TEMPLATES.leads),
+        ]).then(([contacts, leads]) => leadFieldsOf(contacts, leads));
+        return leadFields;
+      },
+    }),
+  };
   return createCrmDestination({
     name: config.name,
     adapter,
@@ -184,6 +192,13 @@ function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly 
   });
 }
 
+/** A watch's `task` play: the tasks role on a client of its own that sends each POST once. */
+function crmTasksOf(config: SalesforceDestinationConfig, secrets: readonly string[]) {
+  const retry: CrmRetryPolicy = { ...salesforceRetryPolicy(), sendOnce: ['POST'] };
+  return (deps: ContactReaderDeps) =>
+    createSalesforceTasks(clientOf(config, secrets, deps, UNCOUNTED, retry), config.id_field);
+}
+
 /** The `salesforce` destination type. */
 export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
   type: 'salesforce',
@@ -192,6 +207,7 @@ export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig
   dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config), COLLECTION_LIMIT),
   create: createSalesforceDestination,
   contactReader: contactReaderOf,
+  crmTasks: crmTasksOf,
   resolveSecrets: (config, env) => {
     const credentials = resolveSalesforceCredentials(config, env);
     return credentials.grant === 'client_credentials'

@@ -17,6 +17,7 @@ import {
   loadQuarantineSummary,
   type QuarantineSummary,
 } from '../../storage/quarantine/load-quarantine-summary.js';
+import { type PlayRow, playsOfChanges } from '../../watches/plays/play-store.js';
 import { latestChanges, latestCycles, type WatchChange, type WatchCycle } from '../../watches/watch-store.js';
 
 /** Ledger entries listed per state. */
@@ -63,6 +64,8 @@ export interface StatusSnapshot {
 export interface WatchesSummary {
   readonly cycles: readonly WatchCycle[];
   readonly changes: readonly WatchChange[];
+  /** What each of those changes started (successor searches, CRM tasks), by change id. */
+  readonly plays?: ReadonlyMap<string, readonly PlayRow[]> | undefined;
 }
 
 /** Changes shown. */
@@ -115,14 +118,17 @@ export async function loadStatusSnapshot(deps: LoadStatusSnapshotDeps): Promise<
       })),
     ),
     section('destinations', logger, () => listDestinationStates(db, nowMs)),
-    section(
-      'watches',
-      logger,
-      async (): Promise<WatchesSummary> => ({
+    section('watches', logger, async (): Promise<WatchesSummary> => {
+      const changes = await latestChanges(db, DEFAULT_CHANGES_LIMIT);
+      return {
         cycles: [...(await latestCycles(db)).values()].sort((a, b) => a.watch.localeCompare(b.watch)),
-        changes: await latestChanges(db, DEFAULT_CHANGES_LIMIT),
-      }),
-    ),
+        changes,
+        plays: await playsOfChanges(
+          db,
+          changes.map((c) => c.id),
+        ),
+      };
+    }),
   ]);
   return {
     generatedAt: new Date(nowMs).toISOString(),

@@ -9,15 +9,28 @@ import { html, type SafeHtml } from './safe-html.js';
 function describeAfter(after: string): string {
   try {
     const value = JSON.parse(after) as Record<string, unknown>;
+    const replaces = value.replaces as { name?: unknown } | undefined;
     const parts = [value.status, value.company_name ?? value.company_domain, value.title]
       .concat(
         value.first_name === undefined ? [] : [`${value.first_name ?? ''} ${value.last_name ?? ''}`.trim()],
       )
+      .concat(typeof replaces?.name === 'string' ? [`replaces ${replaces.name}`] : [])
       .filter((part) => typeof part === 'string' && part !== '');
     return parts.join(' · ');
   } catch {
     return '';
   }
+}
+
+/** What a change started: `task 123 in crm: done`, `successor search: done (2 found)`. */
+function describePlays(summary: WatchesSummary, changeId: number | string): string {
+  return (summary.plays?.get(String(changeId)) ?? [])
+    .map((p) =>
+      p.play === 'task'
+        ? `task${p.task_id === null ? '' : ` ${p.task_id}`} in ${p.destination ?? ''}: ${p.state}`
+        : `successor search: ${p.state}${p.detail === null ? '' : ` (${p.detail})`}`,
+    )
+    .join('; ');
 }
 
 /** The watches tables. */
@@ -28,14 +41,14 @@ export function renderWatches(summary: WatchesSummary): SafeHtml {
   );
   const changes = summary.changes.map(
     (c) =>
-      html`<tr><td>${formatInstant(c.detected_at)}</td><td><code>${c.watch}</code></td><td>${c.change}</td><td><code>${c.custom_fields}</code></td><td>${describeAfter(c.after)}</td></tr>`,
+      html`<tr><td>${formatInstant(c.detected_at)}</td><td><code>${c.watch}</code></td><td>${c.change}</td><td><code>${c.custom_fields}</code></td><td>${describeAfter(c.after)}</td><td>${describePlays(summary, c.id)}</td></tr>`,
   );
   return html`<div class="table-wrap"><table><caption>Watches: each one's latest cycle</caption>
 <thead><tr>${['Watch', 'Cycle', 'State', 'Checked', 'Baseline', 'Changes', 'Spent', 'Started', 'Next cycle from'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${cycles.length > 0 ? cycles : html`<tr><td colspan="9" class="empty">No watch has run (docs/watches.md).</td></tr>`}</tbody>
 </table></div>
 <div class="table-wrap"><table><caption>Latest changes</caption>
-<thead><tr>${['Found', 'Watch', 'Change', 'Carried', 'Now'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${changes.length > 0 ? changes : html`<tr><td colspan="5" class="empty">No change found yet.</td></tr>`}</tbody>
+<thead><tr>${['Found', 'Watch', 'Change', 'Carried', 'Now', 'Plays'].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${changes.length > 0 ? changes : html`<tr><td colspan="6" class="empty">No change found yet.</td></tr>`}</tbody>
 </table></div>`;
 }

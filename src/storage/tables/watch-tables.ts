@@ -49,7 +49,7 @@ export interface WatchChangesTable {
   watch: string;
   row_key: string;
   cycle: number;
-  /** baseline, moved, left, returned, title, new_person. */
+  /** baseline, moved, left, returned, title, new_person, successor (027). */
   change: string;
   /** A search's person id; '' for a job change. */
   change_key: string;
@@ -61,9 +61,32 @@ export interface WatchChangesTable {
   job_id: string;
 }
 
+/** What a watch's play started for one change (027): a successor search, a CRM task. */
+export interface WatchPlaysTable {
+  id: Generated<number | string>;
+  watch: string;
+  change_id: number | string;
+  /** successor, task. */
+  play: string;
+  /** pending, claimed, running, done, failed. */
+  state: string;
+  /** The cycle whose budget paid for the search. */
+  cycle: number | null;
+  job_id: string | null;
+  task_id: string | null;
+  destination: string | null;
+  attempts: number;
+  next_attempt_at: string;
+  detail: string | null;
+  usd_micros: number | string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The watches' group of tables. */
 export interface WatchTables {
   watch_cycles: WatchCyclesTable;
   watch_rows: WatchRowsTable;
   watch_changes: WatchChangesTable;
+  watch_plays: WatchPlaysTable;
 }

@@ -19,6 +19,7 @@ import { getOwner } from './owners.js';
 import type { CrmObjectType } from './properties.js';
 import { createProperty, getProperty, listProperties } from './property-routes.js';
 import { searchObjects } from './search.js';
+import { taskRoute } from './tasks.js';
 
 /** What answers one request. */
 export interface Route {
@@ -47,6 +48,7 @@ export function route(method: string, path: string, query: URLSearchParams): Rou
   }
   const objects = OBJECTS.exec(path);
   if (objects) {
+    if (objects[1] === 'tasks' || objects[1] === '0-27') return taskRoute(method, objects[2], query);
     const type = objectType(objects[1]!);
     const rest = objects[2];
     if (!type) return undefined;

@@ -21,6 +21,7 @@ import type { CrmObjectType, PropertyDefinition, PropertyDefinitionInput } from 
 import { RateWindows } from './rate-limits.js';
 import { route } from './routes.js';
 import { CrmStore } from './store.js';
+import { type StandInTask, standInTasks } from './tasks.js';
 import { checkPropertyValues } from './values.js';
 
 export {
@@ -110,6 +111,8 @@ export interface HubSpotStandIn {
   records(type: CrmObjectType): StandInRecord[];
   findBy(type: CrmObjectType, property: string, value: string): StandInRecord | undefined;
   associations(): Array<{ contactId: string; companyId: string; typeId: number }>;
+  /** Every task (tasks.ts), oldest first. */
+  tasks(): StandInTask[];
   propertyDefinitions(type: CrmObjectType): PropertyDefinition[];
   calls(): StandInCall[];
   /** A record "typed by a sales rep": no API call, no limits; its values are checked like HubSpot's UI would. */
@@ -264,6 +267,7 @@ export async function startHubSpotStandIn(options: HubSpotStandInOptions = {}): 
       return record ? view(record, store.valuesOf(record)) : undefined;
     },
     associations: () => store.associations(),
+    tasks: () => standInTasks(store),
     propertyDefinitions: (type) =>
       [...store.definitions[type].values()].map((definition) => structuredClone(definition)),
     calls: () => [...calls],

@@ -6,8 +6,10 @@
  * `x-daily-ratelimit-token-*` headers, the burst window (2 s) and search's own, both 429s, and Cloudflare's
  * 403 HTML page for a client that keeps sending through 429s. Errors are `{success:false, error, …}`.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handleActivities } from './activities.js';
 import { type PdField, type PdObject, type PdRecord, PdStore, SEARCHABLE_TYPES, splitName } from './store.js';
 
 export type { PdField, PdObject, PdRecord } from './store.js';
@@ -348,6 +350,8 @@ export async function startPipedriveStandIn(
     body: unknown,
   ): { status: number; body: object; tokens: number } => {
     const path = url.pathname;
+    const activity = handleActivities(store, method, url, body, now);
+    if (activity !== undefined) return activity;
     const fieldList = /^\/(?:api\/)?v1\/(person|organization)Fields$/.exec(path);
     if (fieldList !== null) {
       const object: PdObject = fieldList[1] === 'person' ? 'persons' : 'organizations';

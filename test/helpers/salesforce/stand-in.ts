@@ -41,6 +41,7 @@ import {
 } from './schema.js';
 import { isSObject } from './soql.js';
 import { OrgStore, type RecordFault, type ValidationRule, type Value } from './store.js';
+import { handleTasks, type OrgTask, orgTasks, queryTasks } from './tasks.js';
 
 export { duplicatesDetected, invalidSessionBody, lockError, requestLimitBody, sfErrors } from './errors.js';
 export type { FieldDefinition, FieldInput, SObjectName } from './schema.js';
@@ -118,6 +119,8 @@ export interface SalesforceStandIn {
   readonly clientId: string;
   readonly clientSecret: string;
   records(object: SObjectName): StandInRecord[];
+  /** Every Task of the org (tasks.ts), oldest first. */
+  tasks(): OrgTask[];
   findBy(object: SObjectName, fieldName: string, value: string): StandInRecord[];
   /** A record typed in the UI: no API call, checked as a save is. Returns its Id. */
   seed(object: SObjectName, values: Record<string, unknown>): string;
@@ -223,6 +226,11 @@ export async function startSalesforceStandIn(
       };
     const [a, b, c, d, e] = parts;
     if (method === 'GET' && a === 'limits' && parts.length === 1) return limits(ctx);
+    const tasks =
+      method === 'GET' && a === 'query' && parts.length === 1
+        ? queryTasks(store, search.get('q'), ctx.version)
+        : handleTasks(store, method, parts, json());
+    if (tasks !== undefined) return tasks;
     if (method === 'GET' && a === 'query' && parts.length === 1) return query(ctx, search.get('q'));
     if (method === 'GET' && a === 'query' && parts.length === 2) return queryMore(ctx, b!);
     if (a === 'sobjects' && b !== undefined) {
@@ -380,6 +388,7 @@ export async function startSalesforceStandIn(
     clientId,
     clientSecret,
     records: (object) => store.all(object).map(view),
+    tasks: () => orgTasks(store),
     findBy: (object, fieldName, value) => store.findBy(object, fieldName, value).map(view),
     seed: (object, values) => {
       const result = store.write(object, undefined, values, now());
