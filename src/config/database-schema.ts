@@ -2,7 +2,7 @@
  * HOOKSYNC_DATABASE_SCHEMA: the Postgres schema every table, view and the migration bookkeeping live in.
  * It travels inside the database URL as libpq's standard `options=-c search_path=NAME` parameter, so that
  * every connection (the receiver's pool, its store worker, the dispatcher, a CLI command) lands in it
- * without each caller passing it on; storage reads it back to create the schema and to migrate in it.
+ * without each caller passing it on; storage reads it back (storage/database-schema-of.ts) to create the schema and to migrate in it.
  */
 
 /** The schema Postgres uses when none is named. */
@@ -10,8 +10,6 @@ export const DEFAULT_DATABASE_SCHEMA = 'public';
 
 /** A schema name hooksync accepts: a lower-case SQL identifier that needs no quoting (at most 63 bytes). */
 export const DATABASE_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-const SEARCH_PATH = /(?:^|\s)-c\s*search_path=([a-z_][a-z0-9_]*)(?=\s|,|$)/;
 
 /** Whether `name` is a schema name hooksync accepts. */
 export function isDatabaseSchemaName(name: string): boolean {
@@ -30,19 +28,4 @@ export function withDatabaseSchema(url: string, schema: string): string {
   const setting = `-c search_path=${schema}`;
   parsed.searchParams.set('options', options === null ? setting : `${options} ${setting}`);
   return parsed.toString();
-}
-
-/** The schema a Postgres URL's `options` put first on the search_path, if any. */
-export function databaseSchemaOf(url: string): string | undefined {
-  let options: string | null;
-  try {
-    options = new URL(url).searchParams.get('options');
-  } catch {
-    return undefined;
-  }
-  if (options === null) return undefined;
-  // The last setting wins in Postgres, as here.
-  let schema: string | undefined;
-  for (const match of options.matchAll(new RegExp(SEARCH_PATH, 'g'))) schema = match[1];
-  return schema;
 }

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Logger, pino } from 'pino';
-import { databaseSchemaOf } from '../config/database-schema.js';
+import { databaseSchemaOf } from './database-schema-of.js';
 import { StorageError } from '../errors.js';
 import { classifyStorageError } from './classify-storage-error.js';
 import type { StorageDialect } from './column-types.js';
@@ -129,7 +129,7 @@ async function openPostgres(
 
 /**
  * Creates `schema` unless it exists: looked up first, so that a role without CREATE on the database can
- * use a schema made for it. `schema` is a checked name (config/database-schema.ts): safe to inline.
+ * use a schema made for it. `schema` is a checked name (config/database-schema.ts checks it): safe to inline.
  */
 async function createSchemaIfMissing(db: Kysely<Schema>, schema: string): Promise<void> {
   const { rows } = await sql<{ found: number }>`

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { databaseSchemaOf, withDatabaseSchema } from '../../../src/config/database-schema.js';
+import { withDatabaseSchema } from '../../../src/config/database-schema.js';
+import { databaseSchemaOf } from '../../../src/storage/database-schema-of.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { ConfigError } from '../../../src/errors.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
