@@ -55,6 +55,12 @@ const HELD_FOR_MS = 60_000;
 /** Records and organization names kept at most (a batch's worth many times over). */
 const KEPT = 10_000;
 
+/**
+ * Hits of a search by name read at most (each a GET, 1 token): a website's label (`acme`) is in many names,
+ * and reading them all made a new organization cost 80 tokens and more in a company of many Acmes.
+ */
+const NAME_HITS = 3;
+
 /** Keys one `GET /{id}?custom_fields=` may name (SDK: at most 15). */
 const CUSTOM_FIELDS_PER_GET = 15;
 
@@ -241,7 +247,8 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
 
   /** One search by name (`fields=name`, 20 tokens): its hits of `object`'s type. */
   const byName = async (object: CrmObject, term: string, exact: boolean, signal: AbortSignal) => {
-    const query = new URLSearchParams({ term, fields: 'name', exact_match: String(exact), limit: '10' });
+    const limit = String(NAME_HITS);
+    const query = new URLSearchParams({ term, fields: 'name', exact_match: String(exact), limit });
     const answer = await client.request('GET', `${RECORDS_PATH[object]}/search?${query}`, undefined, signal);
     const body = checkAnswer(searchSchema, answer, {
       crm: 'Pipedrive',
@@ -249,7 +256,8 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     });
     return body.data.items
       .map(({ item }) => item)
-      .filter((item) => item.type === undefined || item.type === SEARCH_TYPE[object]);
+      .filter((item) => item.type === undefined || item.type === SEARCH_TYPE[object])
+      .slice(0, NAME_HITS);
   };
 
   /**
