@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   fullNameOf,
   isEmailAt,
-  normalizeName,
   normalizeDomain,
   normalizeEmail,
   normalizeLinkedinUrl,
+  normalizeName,
 } from '../../../../src/destinations/crm/normalize-keys.js';
 
 describe('normalizeDomain', () => {
