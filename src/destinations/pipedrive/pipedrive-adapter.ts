@@ -19,7 +19,12 @@ import type {
   WriteResult,
 } from '../crm/crm-adapter.js';
 import type { CrmHttp } from '../crm/crm-http.js';
-import { normalizeDomain, normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
+import {
+  normalizeDomain,
+  normalizeEmail,
+  normalizeLinkedinUrl,
+  normalizeName,
+} from '../crm/normalize-keys.js';
 import { TOKEN_COST } from './pipedrive-answer.js';
 import {
   customKeys,
@@ -49,6 +54,12 @@ export interface PipedriveAdapterOptions {
 const HELD_FOR_MS = 60_000;
 /** Records and organization names kept at most (a batch's worth many times over). */
 const KEPT = 10_000;
+
+/**
+ * Hits of a search by name read at most (each a GET, 1 token): a website's label (`acme`) is in many names,
+ * and reading them all made a new organization cost 80 tokens and more in a company of many Acmes.
+ */
+const NAME_HITS = 3;
 
 /** Keys one `GET /{id}?custom_fields=` may name (SDK: at most 15). */
 const CUSTOM_FIELDS_PER_GET = 15;
@@ -234,15 +245,97 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     return { ok: true, id: String(written.data.id), created: id === undefined };
   };
 
+  /** One search by name (`fields=name`, 20 tokens): its hits of `object`'s type. */
+  const byName = async (object: CrmObject, term: string, exact: boolean, signal: AbortSignal) => {
+    const limit = String(NAME_HITS);
+    const query = new URLSearchParams({ term, fields: 'name', exact_match: String(exact), limit });
+    const answer = await client.request('GET', `${RECORDS_PATH[object]}/search?${query}`, undefined, signal);
+    const body = checkAnswer(searchSchema, answer, {
+      crm: 'Pipedrive',
+      call: `GET ${RECORDS_PATH[object]}/search`,
+    });
+    return body.data.items
+      .map(({ item }) => item)
+      .filter((item) => item.type === undefined || item.type === SEARCH_TYPE[object])
+      .slice(0, NAME_HITS);
+  };
+
+  /**
+   * What a team typed without hooksync's keys: an organization by its website's host (website is no
+   * searchable field: a name search by the domain's first label, each hit's website read, 1 token), or by
+   * its exact name; a person by its full name (`exact_match`), with its organization and e-mails.
+   */
+  const searchTyped = async (
+    object: CrmObject,
+    field: 'website' | 'name' | 'fullName',
+    values: readonly string[],
+    keyProperty: string,
+    signal: AbortSignal,
+  ): Promise<Map<string, SearchCandidate[]>> => {
+    const found = new Map<string, SearchCandidate[]>();
+    const all = await fields(object, signal);
+    /** A hit's record with its value of the key field (1 token): one holding another key is another's. */
+    const withKey = async (id: string) => {
+      const record = await getRaw(object, id, [keyProperty], signal);
+      if (record === undefined) return undefined;
+      const held = decodeRecord(all, record, [keyProperty])[keyProperty];
+      return { record, key: held?.trim().toLowerCase() || undefined };
+    };
+    for (const value of values) {
+      const candidates: SearchCandidate[] = [];
+      if (object === 'companies' && field !== 'fullName') {
+        const term = field === 'website' ? (value.split('.')[0] ?? '').replaceAll('-', ' ') : value;
+        if (term.trim().length < 2) continue;
+        for (const item of await byName(object, term, field === 'name', signal)) {
+          const hit = await withKey(String(item.id));
+          if (hit === undefined) continue;
+          const { record, key } = hit;
+          const domain = normalizeDomain(typeof record.website === 'string' ? record.website : undefined);
+          const fits =
+            field === 'website'
+              ? domain === value
+              : normalizeName(typeof record.name === 'string' ? record.name : undefined) ===
+                normalizeName(value);
+          if (fits)
+            candidates.push({
+              id: String(record.id),
+              key,
+              ...(domain !== undefined ? { domain } : {}),
+            });
+        }
+      } else if (object === 'contacts' && field === 'fullName') {
+        const [first, last] = value.split('\t');
+        const wanted = `${normalizeName(first)} ${normalizeName(last)}`;
+        for (const item of await byName(object, `${first} ${last}`, true, signal)) {
+          if (normalizeName(typeof item.name === 'string' ? item.name : undefined) !== wanted) continue;
+          const organization = item.organization as { id?: unknown } | null | undefined;
+          const emails = Array.isArray(item.emails) ? item.emails : [];
+          const email = emails.map((e) => normalizeEmail(String(e))).find((e) => e !== undefined);
+          const hit = await withKey(String(item.id));
+          if (hit === undefined) continue;
+          candidates.push({
+            id: String(item.id),
+            key: hit.key,
+            ...(typeof organization?.id === 'number' ? { companyId: String(organization.id) } : {}),
+            ...(email !== undefined ? { email } : {}),
+          });
+        }
+      }
+      if (candidates.length > 0) found.set(value, candidates);
+    }
+    return found;
+  };
+
   const search = async (
     object: CrmObject,
     field: SearchField,
     values: readonly string[],
-    _keyProperty: string,
+    keyProperty: string,
     signal: AbortSignal,
   ): Promise<Map<string, SearchCandidate[]>> => {
+    if (field === 'website' || field === 'name' || field === 'fullName')
+      return searchTyped(object, field, values, keyProperty, signal);
     const found = new Map<string, SearchCandidate[]>();
-    if (field !== 'domain' && field !== 'email' && field !== 'linkedinUrl') return found;
     // Where each value is looked for: the key field (custom) or the e-mails, and how a held value normalizes.
     const name =
       field === 'domain' ? options.orgKeyField : field === 'email' ? undefined : options.personKeyField;

@@ -114,8 +114,10 @@ export function definePipedriveSuite(provision: Provision): void {
     const maria = persons().find((p) => JSON.stringify(p.emails ?? []).includes('maria.keller@globex.com'))!;
     expect(maria.org_id).toBe(initech.id);
     const held = { orgs: orgs().length, persons: persons().length };
-    // New records: a search (20) and a create (5) each, beside the two field lists (40) read once.
-    expect(tokens()).toBeLessThanOrEqual(40 + (held.orgs + held.persons) * 27);
+    // New records: a search (20) per step of matching (an organization's domain, website host and name; a
+    // person's key and full name at its organization), a hit read (1), a create (5), beside the two field
+    // lists (40) read once.
+    expect(tokens()).toBeLessThanOrEqual(40 + held.orgs * 66 + held.persons * 46);
     const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
     expect(recorded).toHaveLength(held.orgs + held.persons);
     // Counted: records, tokens spent (as the stand-in charged them) and the budget left.

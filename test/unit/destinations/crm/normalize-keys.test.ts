@@ -2,9 +2,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  fullNameOf,
+  isEmailAt,
   normalizeDomain,
   normalizeEmail,
   normalizeLinkedinUrl,
+  normalizeName,
 } from '../../../../src/destinations/crm/normalize-keys.js';
 
 describe('normalizeDomain', () => {
@@ -59,4 +62,22 @@ describe('normalizeLinkedinUrl', () => {
       expect(normalizeLinkedinUrl(input)).toBeUndefined();
     },
   );
+});
+
+describe('names and e-mail domains, as people type them', () => {
+  it('compares names case- and accent-insensitively, spaces collapsed', () => {
+    expect(normalizeName('  Léna   VÖGEL ')).toBe('lena vogel');
+    expect(normalizeName('Lena Vogel')).toBe(normalizeName('LÉNA vogel'));
+    expect(normalizeName(undefined)).toBe('');
+  });
+  it('needs both names for a full-name lookup', () => {
+    expect(fullNameOf(' Lena ', 'Vogel')).toBe('Lena\tVogel');
+    expect(fullNameOf('Lena', ' ')).toBeUndefined();
+  });
+  it('takes an e-mail at the domain or a subdomain, not one that only ends alike', () => {
+    expect(isEmailAt('lena@acme.com', 'acme.com')).toBe(true);
+    expect(isEmailAt('lena@eu.acme.com', 'acme.com')).toBe(true);
+    expect(isEmailAt('lena@notacme.com', 'acme.com')).toBe(false);
+    expect(isEmailAt(undefined, 'acme.com')).toBe(false);
+  });
 });
