@@ -16,6 +16,7 @@ import type { JobStore, StoreResult } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
@@ -27,6 +28,7 @@ import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js
 import { declaredLength } from './read-body.js';
 import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
 import { answerUnsigned, readUnsignedPrefix } from './receive-unsigned.js';
+import { traceDelivery } from './trace-delivery.js';
 
 export type { FinderFetch } from './create-unsigned-fetcher.js';
 
@@ -66,6 +68,8 @@ export interface DeliveryHandlerDeps {
   metrics?: ReceiverMetrics;
   /** Per-hour outcome counts for the status page. */
   stats?: DeliveryStats;
+  /** Tracing (issue 40); absent, the default, no span is made. */
+  telemetry?: Telemetry | undefined;
 }
 
 /** Answers deliveries. Never throws: every failure becomes an answer. */
@@ -108,7 +112,7 @@ export interface HandlerContext {
 
 /** Creates the handler. */
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
-  const { store, logger, metrics } = deps;
+  const { store, logger, metrics, telemetry } = deps;
   const db = deps.database?.db;
   const now = deps.now ?? Date.now;
   const limits = resolveDeliveryLimits(deps.limits);
@@ -166,11 +170,14 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     commit(text, envelope, source, token) {
       const started = performance.now();
       let stored: Promise<StoreResult>;
+      // The delivery's span, kept with the outbox events: their attempts continue its trace (issue 40).
+      const traceParent = telemetry?.traceParent();
       try {
         stored = store.store({
           envelopeText: text,
           envelope,
           source,
+          ...(traceParent !== undefined ? { traceParent } : {}),
           // The body hash the verifier checked over these exact bytes is the payload hash, and the bytes
           // are what is compressed (the text is the same bytes decoded: not encoded again).
           ...(token
@@ -188,7 +195,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       // Not awaited here: a suspended async function keeps every argument alive, and the text and tree
       // of a page are garbage once the store has taken the job (issue 29). Only the body's bytes wait
       // with the token, for the one answer that keeps them (a reused jti).
-      return answerStored(stored, started, source, token);
+      if (telemetry === undefined) return answerStored(stored, started, source, token);
+      return telemetry.inSpan('hooksync.store', {}, () => answerStored(stored, started, source, token));
     },
   };
   async function answerStored(
@@ -288,7 +296,11 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
         unverified--;
       }
     }
-    const checked = await verifyBeforeBody(ctx, signature, contentType, declared);
+    const checked = await (telemetry === undefined
+      ? verifyBeforeBody(ctx, signature, contentType, declared)
+      : telemetry.inSpan('hooksync.verify', {}, () =>
+          verifyBeforeBody(ctx, signature, contentType, declared),
+        ));
     if ('status' in checked) return { ...checked, connection: 'close' };
     return readSignedBody(ctx, checked, request, declared);
   }
@@ -305,8 +317,15 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   }
 
   return {
-    receive: (request) => counted(() => receive(request)),
-    handle: (request) => counted(() => handle(request)),
+    receive:
+      telemetry === undefined
+        ? (request) => counted(() => receive(request))
+        : (request) =>
+            traceDelivery(telemetry, declaredLength(request), () => counted(() => receive(request))),
+    handle:
+      telemetry === undefined
+        ? (request) => counted(() => handle(request))
+        : (request) => traceDelivery(telemetry, request.body.length, () => counted(() => handle(request))),
     overloaded: () => count(overloaded()),
     budget,
     async close(graceMs = limits.shutdownGraceMs) {

@@ -21,6 +21,7 @@ import { countQueued } from '../storage/job-store/normalization-queue.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { WatchDefinition } from '../watches/load-watches.js';
 import type { WatchClock } from '../watches/watch-clock.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
@@ -94,6 +95,11 @@ export interface StartReceiverOptions {
   watches?: readonly WatchDefinition[];
   /** The watches' clock (tests); default the real one. */
   watchClock?: WatchClock;
+  /**
+   * Tracing (startTelemetry, issue 40): deliveries, destination attempts, watch cycles and reconcile runs as
+   * spans, outbound calls as client spans. Absent, the default, nothing is traced. The caller shuts it down.
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** A receiver that is listening. */
@@ -118,6 +124,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   const settings = checkServeConfig(config, options);
   // The budgets below, sized from the memory ceiling (issue 29); the config's own settings win.
   const memory = planMemory(config.memoryCeiling.bytes);
+  const { telemetry } = options;
+  const fetch = telemetry ? telemetry.tracedFetch(options.fetch) : options.fetch;
   const client =
     settings.account === undefined
       ? undefined
@@ -126,7 +134,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           ...memory.clientLimits,
           ...config.clientLimits,
           logger,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
           paths: {
             ...(config.searchContactPath !== undefined
               ? { searchContactLaunch: config.searchContactPath }
@@ -154,7 +162,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       await startKeySet({
         url: settings.jwksUrl,
         logger,
-        fetch: options.fetch,
+        fetch,
         unknownKidCooldownMs: options.unknownKidCooldownMs,
       }),
     );
@@ -167,6 +175,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     // Read from the recorded runs: they count runs from cron and the CLI too.
     registerReconcileMetrics(metrics.registry, db, { logger });
     applyMemoryPlan(memory, metrics);
+    if (telemetry !== undefined) {
+      telemetry.exportMetrics(metrics.registry);
+      // Closed before the database: the last spans and readings leave while the gauges can still be read.
+      parts.add({ close: () => telemetry.flush() });
+    }
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
         memory,

@@ -19,6 +19,7 @@ import * as m014 from './014-watches.js';
 import * as m016 from './016-crm-record-ids.js';
 import * as m018 from './018-watch-pending-checks.js';
 import * as m019 from './019-salesforce-bulk-jobs.js';
+import * as m025 from './025-outbox-trace-parent.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -43,6 +44,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '016_crm_record_ids': m016,
   '018_watch_pending_checks': m018,
   '019_salesforce_bulk_jobs': m019,
+  '025_outbox_trace_parent': m025,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */
