@@ -147,7 +147,8 @@ const fromSchema = z
     }
   });
 
-const watchSchema = z.strictObject({
+/** One watch of the file, as written (its JSON Schema is generated from it: watches-json-schema.ts). */
+export const watchSchema = z.strictObject({
   name: nameSchema,
   launch: z.enum(WATCH_OPERATIONS),
   from: fromSchema,
@@ -159,7 +160,8 @@ const watchSchema = z.strictObject({
   report_baseline: z.boolean().optional(),
 });
 
-const fileSchema = z.strictObject({ watches: z.array(z.looseObject({})) });
+/** The whole file: its watches, and a `$schema` an editor reads and hooksync ignores. */
+const fileSchema = z.strictObject({ $schema: z.string().optional(), watches: z.array(z.looseObject({})) });
 
 const RELATIVE_DATE = /^-(\d{1,5})d$/;
 
