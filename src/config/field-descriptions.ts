@@ -2,7 +2,8 @@
  * The descriptions a config file's JSON Schema carries, read from the docs' field tables (issue 40): one
  * source for the reader of docs/ and for an editor's hover. A table row `` | `a`, `b.c` | default | meaning | ``
  * describes fields `a` and `b.c` of the current scope; a scope starts at a line `` `webhook`: `` or a heading
- * naming a scope, and "Every …:" starts the scope `*` (fields every entry has).
+ * naming a scope ("The " aside), and "Every …:" starts the scope `*` (fields every entry has); another `##`
+ * section ends it.
  */
 import { readFileSync } from 'node:fs';
 
@@ -18,14 +19,11 @@ export function parseFieldDescriptions(markdown: string, scopes: readonly string
   const found = new Map<string, Map<string, string>>();
   let scope: string | undefined;
   for (const line of markdown.split('\n')) {
-    const heading = /^#{2,3}\s+(.+)$/.exec(line);
+    const heading = /^(#{2,3})\s+(.+)$/.exec(line);
     if (heading !== null) {
-      const name = heading[1]!.trim().toLowerCase();
-      scope = known.has(name)
-        ? name
-        : name.startsWith('the ') && known.has(name.slice(4))
-          ? name.slice(4)
-          : scope;
+      const name = heading[2]!.trim().toLowerCase().replace(/^the /, '');
+      // A section of its own ends the scope; a subsection stays in its section's.
+      scope = known.has(name) ? name : heading[1] === '##' ? undefined : scope;
       continue;
     }
     const opener = /^`([a-z_]+)`:\s*$/.exec(line.trim());

@@ -43,7 +43,7 @@ export function destinationsJsonSchema(): JsonSchema {
           properties: {
             type: {
               enum: types,
-              description: descriptions.get('*')?.get('type') ?? 'the destination type',
+              description: `the destination type: ${types.join(', ')}`,
             },
           },
           required: ['name', 'type'],
