@@ -108,6 +108,7 @@ export async function createOtelTelemetry(config: TelemetryConfig, version: stri
       );
       const scope = {
         set: (attributes: SpanAttributes) => span.setAttributes(cleanAttributes(attributes)),
+        event: (name: string) => void span.addEvent(name),
         fail: (message: string) => span.setStatus({ code: SpanStatusCode.ERROR, message }),
       };
       try {

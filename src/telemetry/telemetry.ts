@@ -17,6 +17,8 @@ export type SpanAttributes = Readonly<Record<string, string | number | boolean |
 export interface SpanScope {
   /** Adds attributes (never a token, a key or a body). */
   set(attributes: SpanAttributes): void;
+  /** Records a moment of the work (`verified`) as an event of the span. */
+  event(name: string): void;
   /** Marks the span as failed with a short message (the work still returns normally). */
   fail(message: string): void;
 }

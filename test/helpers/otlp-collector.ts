@@ -25,6 +25,7 @@ export interface CollectedSpan {
   readonly resource: Record<string, string | number | boolean | undefined>;
   readonly links: ReadonlyArray<{ traceId: string; spanId: string }>;
   readonly status: { code?: number; message?: string };
+  readonly events: readonly string[];
 }
 
 export interface OtlpCollector {
@@ -84,6 +85,7 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
                   spanId: link.spanId,
                 })),
                 status: span.status ?? {},
+                events: (span.events ?? []).map((event: { name: string }) => event.name),
               });
             }
           }

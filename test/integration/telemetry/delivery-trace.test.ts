@@ -92,9 +92,7 @@ describe('a delivery forwarded to a webhook destination, traced', () => {
       'http.request.method': 'POST',
       'http.response.status_code': 200,
     });
-    for (const name of ['hooksync.verify', 'hooksync.store']) {
-      expect(one((span) => span.name === name).parentSpanId).toBe(delivery.spanId);
-    }
+    expect(delivery.events).toEqual(['verified']);
   });
 
   it('says what happened, never the token or the body', () => {
@@ -143,11 +141,11 @@ describe('an unreachable collector', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const telemetry = (await startTelemetry({
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${port}/v1/traces`,
-      OTEL_BSP_MAX_QUEUE_SIZE: '4',
+      OTEL_BSP_MAX_QUEUE_SIZE: '2',
     }))!;
     const harness = await startHarness('sqlite', { receiver: { telemetry } });
     try {
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 8; i++) {
         const { text, jobId } = envelopeText('company-reveal');
         const answer = await deliver(
           harness.url,
@@ -156,7 +154,8 @@ describe('an unreachable collector', () => {
         );
         expect(answer.status).toBe(200);
       }
-      // Three spans per delivery, a queue of four: most are dropped at once, the rest when export fails.
+      // A queue of two spans: while the first batch waits on the dead collector, two more queue up and the
+      // rest are dropped at once (the queued ones when their export fails).
       expect(telemetry.stats().droppedSpans).toBeGreaterThan(0);
       const metrics = await (await fetch(`${harness.url}/metrics`)).text();
       expect(metrics).toMatch(/^hooksync_otel_spans_dropped_total [1-9]/m);
