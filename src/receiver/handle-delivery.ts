@@ -16,7 +16,7 @@ import type { JobStore, StoreResult } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';
-import type { SpanScope, Telemetry } from '../telemetry/telemetry.js';
+import type { OpenSpan, Telemetry } from '../telemetry/telemetry.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
@@ -107,6 +107,8 @@ export interface HandlerContext {
     source: 'webhook' | 'finder',
     /** A signed delivery's token, with the body's exact bytes (kept as evidence should the jti be reused). */
     token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
+    /** The delivery's span (tracing on): kept with the job's outbox events (issue 40). */
+    traceParent?: string,
   ): Promise<DeliveryAnswer>;
 }
 
@@ -167,11 +169,9 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       }
       return answer;
     },
-    commit(text, envelope, source, token) {
+    commit(text, envelope, source, token, traceParent) {
       const started = performance.now();
       let stored: Promise<StoreResult>;
-      // The delivery's span, kept with the outbox events: their attempts continue its trace (issue 40).
-      const traceParent = telemetry?.traceParent();
       try {
         stored = store.store({
           envelopeText: text,
@@ -278,7 +278,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     connection: 'close',
   });
 
-  async function receive(request: IncomingMessage, span?: SpanScope): Promise<DeliveryAnswer> {
+  async function receive(request: IncomingMessage, span?: OpenSpan): Promise<DeliveryAnswer> {
     const contentType = request.headers['content-type'];
     const raw = request.headers[WEBHOOK_SIGNATURE_HEADER];
     const signature = Array.isArray(raw) ? raw[0] : raw;
@@ -299,10 +299,23 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     // Events on the delivery's span, not spans of their own: three spans a delivery cost too much to export.
     span?.event('verified');
     if ('status' in checked) return { ...checked, connection: 'close' };
-    return readSignedBody(ctx, checked, request, declared);
+    return readSignedBody(tracedContext(span), checked, request, declared);
   }
 
-  async function handle(request: DeliveryRequest, span?: SpanScope): Promise<DeliveryAnswer> {
+  /**
+   * The context of one traced delivery: its commit carries the delivery's traceparent, so the outbox events
+   * continue its trace (passed along, not read from an async context: the hot path pays no async hooks).
+   */
+  function tracedContext(span: OpenSpan | undefined): HandlerContext {
+    const traceParent = span?.traceParent;
+    if (traceParent === undefined) return ctx;
+    return {
+      ...ctx,
+      commit: (text, envelope, source, token) => ctx.commit(text, envelope, source, token, traceParent),
+    };
+  }
+
+  async function handle(request: DeliveryRequest, span?: OpenSpan): Promise<DeliveryAnswer> {
     const { body, contentType, signature } = request;
     if (signature === undefined || signature === '') {
       const prefix = body.subarray(0, limits.unsignedPrefixBytes);
@@ -311,7 +324,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     const checked = await verifyBeforeBody(ctx, signature, contentType, body.length);
     span?.event('verified');
     if ('status' in checked) return checked;
-    return completeSigned(ctx, checked, body, createHash('sha256').update(body).digest());
+    return completeSigned(tracedContext(span), checked, body, createHash('sha256').update(body).digest());
   }
 
   return {

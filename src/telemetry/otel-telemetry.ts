@@ -11,6 +11,7 @@ import {
   defaultTextMapSetter,
   type Link,
   ROOT_CONTEXT,
+  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -94,23 +95,35 @@ export async function createOtelTelemetry(config: TelemetryConfig, version: stri
     return carrier.traceparent;
   };
 
+  const open = (name: string, options: SpanOptions, parent: Context) =>
+    tracer.startSpan(
+      name,
+      {
+        kind: KINDS[options.kind ?? 'internal'],
+        attributes: cleanAttributes(options.attributes),
+        links: linksOf(options.links),
+      },
+      parent,
+    );
+  const scopeOf = (span: Span) => ({
+    set: (attributes: SpanAttributes) => void span.setAttributes(cleanAttributes(attributes)),
+    event: (name: string) => void span.addEvent(name),
+    fail: (message: string) => void span.setStatus({ code: SpanStatusCode.ERROR, message }),
+  });
+
   const telemetry: Telemetry = {
+    startSpan(name, options) {
+      const span = open(name, options, parentOf(options.parent));
+      return {
+        ...scopeOf(span),
+        traceParent: traceParentOf(trace.setSpan(ROOT_CONTEXT, span)),
+        end: () => span.end(),
+      };
+    },
     async inSpan(name, options: SpanOptions, work) {
       const parent = parentOf(options.parent);
-      const span = tracer.startSpan(
-        name,
-        {
-          kind: KINDS[options.kind ?? 'internal'],
-          attributes: cleanAttributes(options.attributes),
-          links: linksOf(options.links),
-        },
-        parent,
-      );
-      const scope = {
-        set: (attributes: SpanAttributes) => span.setAttributes(cleanAttributes(attributes)),
-        event: (name: string) => void span.addEvent(name),
-        fail: (message: string) => span.setStatus({ code: SpanStatusCode.ERROR, message }),
-      };
+      const span = open(name, options, parent);
+      const scope = scopeOf(span);
       try {
         return await contexts.with(trace.setSpan(parent, span), () => work(scope));
       } catch (error) {

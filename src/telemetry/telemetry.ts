@@ -23,6 +23,13 @@ export interface SpanScope {
   fail(message: string): void;
 }
 
+/** A span started by {@link Telemetry.startSpan}: not the active one; the caller ends it. */
+export interface OpenSpan extends SpanScope {
+  /** Its W3C traceparent, when it is recording (sampled). */
+  readonly traceParent: string | undefined;
+  end(): void;
+}
+
 /** How a span starts. */
 export interface SpanOptions {
   readonly kind?: SpanKindName;
@@ -50,6 +57,11 @@ export interface TelemetryStats {
 export interface Telemetry {
   /** Runs `work` in a new span, active for everything it calls; a throw marks the span failed and is rethrown. */
   inSpan<T>(name: string, options: SpanOptions, work: (span: SpanScope) => Promise<T>): Promise<T>;
+  /**
+   * Starts a span without making it the active one (no async context entered: the receiver's hot path);
+   * its parent is `options.parent` or the active span. The caller ends it.
+   */
+  startSpan(name: string, options: SpanOptions): OpenSpan;
   /** The W3C traceparent of the active span, when one is recording. */
   traceParent(): string | undefined;
   /** `fetch` making a client span of each call and sending its traceparent (docs/operations.md). */
