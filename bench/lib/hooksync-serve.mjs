@@ -58,10 +58,16 @@ export async function startHooksyncHere({
             {},
             'bench',
           );
+  // OpenTelemetry (issue 40), as serve turns it on: only when an OTLP endpoint is in the environment.
+  const telemetry =
+    env?.OTEL_EXPORTER_OTLP_ENDPOINT === undefined
+      ? undefined
+      : await (await import(new URL('telemetry/start-telemetry.js', dist).href)).startTelemetry(env);
   const receiver = await startReceiver({
     config,
     port: 0,
     ...(destinations.length === 0 ? {} : { destinations }),
+    ...(telemetry === undefined ? {} : { telemetry }),
   });
   const url = receiver.url;
   return {
@@ -96,6 +102,9 @@ export async function startHooksyncHere({
       };
     },
     settle: () => receiver.store.settled(),
-    close: () => receiver.close(),
+    close: async () => {
+      await receiver.close();
+      await telemetry?.shutdown();
+    },
   };
 }

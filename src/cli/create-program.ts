@@ -12,6 +12,7 @@ import { registerPurgeCommand } from './commands/purge.js';
 import { registerQuarantineCommand } from './commands/quarantine.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
 import { registerRevealCommand } from './commands/reveal.js';
+import { registerSchemaCommand } from './commands/schema.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerTemplatesCommand } from './commands/templates.js';
@@ -47,6 +48,7 @@ export function createProgram(ctx: CliContext): Command {
     registerDestinationsCommand,
     registerWatchesCommand,
     registerDemoCommand,
+    registerSchemaCommand,
   ]) {
     register(program, ctx);
   }

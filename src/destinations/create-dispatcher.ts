@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Logger, pino } from 'pino';
 import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { DestinationLane } from './destination-lane.js';
 import type { DestinationMetrics } from './destination-metrics.js';
 import type { ConfiguredDestination, ScheduledDestination } from './destination-type.js';
@@ -45,6 +46,8 @@ export interface DispatcherOptions {
    * so that delivery alone, catching up after a burst, runs at full speed. Default: always some.
    */
   readonly receiving?: () => number;
+  /** Tracing (issue 40): each attempt a span continuing its delivery's trace, each call a client span. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** What one `deliver` run did, per destination. */
@@ -75,11 +78,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? Date.now;
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const fetch = options.fetch ?? globalThis.fetch;
   const deps = {
     database,
     logger,
     now,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.telemetry ? options.telemetry.tracedFetch(fetch) : fetch,
   };
   const lanes: DestinationLane[] = [];
   const scheduled: Array<{ name: string; destination: ScheduledDestination }> = [];
@@ -94,6 +98,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           holder,
           metrics: options.metrics,
           random: options.random,
+          ...(options.telemetry ? { telemetry: options.telemetry, type: configured.type } : {}),
         }),
       );
       // An outbox destination's own schedule (an alert destination's digests) runs beside its lane.

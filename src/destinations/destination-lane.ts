@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { HooksyncDatabase } from '../storage/open-database.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { type AttemptContext, attemptContextOf, attemptEvents } from './attempt-events.js';
 import { claimHeldEvents, type HeldEvent, planClaim } from './claim-window.js';
 import type { DestinationMetrics } from './destination-metrics.js';
@@ -16,6 +17,7 @@ import { type ClaimedEvent, pauseDestination } from './outbox.js';
 import { createOutcomeFlusher } from './outcome-flusher.js';
 import { NOT_NORMALIZED_WAIT_MS, type OutcomePlan, planRelease } from './plan-outcome.js';
 import { createStartPacing } from './start-pacing.js';
+import { traceAttempt } from './trace-attempt.js';
 import { whenUnlocked } from './when-unlocked.js';
 
 /** Collaborators of a lane. */
@@ -28,6 +30,10 @@ export interface LaneDeps {
   readonly metrics?: DestinationMetrics | undefined;
   /** For the retry jitter (default Math.random). */
   readonly random?: (() => number) | undefined;
+  /** Tracing (issue 40): each attempt a span, child of the delivery that stored its (first) event's job. */
+  readonly telemetry?: Telemetry | undefined;
+  /** The destination's type, for the attempt's span. */
+  readonly type?: string | undefined;
 }
 
 /** What a drain did: events delivered, to be retried later, and failed. */
@@ -228,7 +234,14 @@ export class DestinationLane {
       for (const event of events) settled.add(event);
       carried = carried.then(() => this.#carryOut(plans));
     };
-    const attempt = attemptEvents(held, this.#attempt, early)
+    const telemetry = this.#deps.telemetry;
+    const attempt = (
+      telemetry === undefined
+        ? attemptEvents(held, this.#attempt, early)
+        : traceAttempt(telemetry, this.name, this.#deps.type, held, () =>
+            attemptEvents(held, this.#attempt, early),
+          )
+    )
       .catch((error: unknown): OutcomePlan[] => {
         this.#deps.logger.warn({ destination: this.name, err: error }, 'destination attempt failed');
         return held

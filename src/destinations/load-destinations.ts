@@ -20,7 +20,11 @@ import { webhookSecretKey } from './sign-standard-webhook.js';
 
 export type { ConfiguredDestination } from './destination-type.js';
 
-const fileSchema = z.strictObject({ destinations: z.array(z.looseObject({})) });
+/** The whole file: its destinations, and a `$schema` an editor reads and hooksync ignores. */
+const fileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  destinations: z.array(z.looseObject({})),
+});
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -24,6 +24,8 @@ export interface ClaimedEvent {
   readonly attempts: number;
   /** The watch change the event carries (watch_changes.id), when it carries one instead of a job revision. */
   readonly changeId?: string | undefined;
+  /** The traceparent of the delivery that stored the job (migration 025), when tracing was on. */
+  readonly traceParent?: string | undefined;
 }
 
 /** A watch change as its event delivers it (docs/watches.md). */
@@ -98,7 +100,7 @@ export async function claimEvents(
     .updateTable('outbox_events')
     .set({ claimed_by: options.holder, claimed_until: options.claimedUntil })
     .where('id', 'in', due)
-    .returning(['id', 'job_id', 'revision', 'attempts', 'change_id'])
+    .returning(['id', 'job_id', 'revision', 'attempts', 'change_id', 'trace_parent'])
     .execute();
   return rows
     .map((row) => ({
@@ -107,6 +109,7 @@ export async function claimEvents(
       revision: Number(row.revision),
       attempts: row.attempts,
       ...(row.change_id === null ? {} : { changeId: String(row.change_id) }),
+      ...(row.trace_parent === null ? {} : { traceParent: row.trace_parent }),
     }))
     .sort((a, b) => Number(a.id) - Number(b.id));
 }

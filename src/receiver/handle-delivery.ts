@@ -16,6 +16,7 @@ import type { JobStore, StoreResult } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import { trimQuarantine } from '../storage/quarantine/trim-quarantine.js';
+import type { OpenSpan, Telemetry } from '../telemetry/telemetry.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
@@ -27,6 +28,7 @@ import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js
 import { declaredLength } from './read-body.js';
 import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
 import { answerUnsigned, readUnsignedPrefix } from './receive-unsigned.js';
+import { traceDelivery } from './trace-delivery.js';
 
 export type { FinderFetch } from './create-unsigned-fetcher.js';
 
@@ -66,6 +68,8 @@ export interface DeliveryHandlerDeps {
   metrics?: ReceiverMetrics;
   /** Per-hour outcome counts for the status page. */
   stats?: DeliveryStats;
+  /** Tracing (issue 40); absent, the default, no span is made. */
+  telemetry?: Telemetry | undefined;
 }
 
 /** Answers deliveries. Never throws: every failure becomes an answer. */
@@ -103,12 +107,14 @@ export interface HandlerContext {
     source: 'webhook' | 'finder',
     /** A signed delivery's token, with the body's exact bytes (kept as evidence should the jti be reused). */
     token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
+    /** The delivery's span (tracing on): kept with the job's outbox events (issue 40). */
+    traceParent?: string,
   ): Promise<DeliveryAnswer>;
 }
 
 /** Creates the handler. */
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
-  const { store, logger, metrics } = deps;
+  const { store, logger, metrics, telemetry } = deps;
   const db = deps.database?.db;
   const now = deps.now ?? Date.now;
   const limits = resolveDeliveryLimits(deps.limits);
@@ -163,7 +169,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       }
       return answer;
     },
-    commit(text, envelope, source, token) {
+    commit(text, envelope, source, token, traceParent) {
       const started = performance.now();
       let stored: Promise<StoreResult>;
       try {
@@ -171,6 +177,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
           envelopeText: text,
           envelope,
           source,
+          ...(traceParent !== undefined ? { traceParent } : {}),
           // The body hash the verifier checked over these exact bytes is the payload hash, and the bytes
           // are what is compressed (the text is the same bytes decoded: not encoded again).
           ...(token
@@ -271,7 +278,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     connection: 'close',
   });
 
-  async function receive(request: IncomingMessage): Promise<DeliveryAnswer> {
+  async function receive(request: IncomingMessage, span?: OpenSpan): Promise<DeliveryAnswer> {
     const contentType = request.headers['content-type'];
     const raw = request.headers[WEBHOOK_SIGNATURE_HEADER];
     const signature = Array.isArray(raw) ? raw[0] : raw;
@@ -289,24 +296,50 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       }
     }
     const checked = await verifyBeforeBody(ctx, signature, contentType, declared);
+    // Events on the delivery's span, not spans of their own: three spans a delivery cost too much to export.
+    span?.event('verified');
     if ('status' in checked) return { ...checked, connection: 'close' };
-    return readSignedBody(ctx, checked, request, declared);
+    return readSignedBody(tracedContext(span), checked, request, declared);
   }
 
-  async function handle(request: DeliveryRequest): Promise<DeliveryAnswer> {
+  /**
+   * The context of one traced delivery: its commit carries the delivery's traceparent, so the outbox events
+   * continue its trace (passed along, not read from an async context: the hot path pays no async hooks).
+   */
+  function tracedContext(span: OpenSpan | undefined): HandlerContext {
+    const traceParent = span?.traceParent;
+    if (traceParent === undefined) return ctx;
+    return {
+      ...ctx,
+      commit: (text, envelope, source, token) => ctx.commit(text, envelope, source, token, traceParent),
+    };
+  }
+
+  async function handle(request: DeliveryRequest, span?: OpenSpan): Promise<DeliveryAnswer> {
     const { body, contentType, signature } = request;
     if (signature === undefined || signature === '') {
       const prefix = body.subarray(0, limits.unsignedPrefixBytes);
       return answerUnsigned(ctx, prefix, prefix.length === body.length, contentType, body.length);
     }
     const checked = await verifyBeforeBody(ctx, signature, contentType, body.length);
+    span?.event('verified');
     if ('status' in checked) return checked;
-    return completeSigned(ctx, checked, body, createHash('sha256').update(body).digest());
+    return completeSigned(tracedContext(span), checked, body, createHash('sha256').update(body).digest());
   }
 
   return {
-    receive: (request) => counted(() => receive(request)),
-    handle: (request) => counted(() => handle(request)),
+    receive:
+      telemetry === undefined
+        ? (request) => counted(() => receive(request))
+        : (request) =>
+            traceDelivery(telemetry, declaredLength(request), (span) =>
+              counted(() => receive(request, span)),
+            ),
+    handle:
+      telemetry === undefined
+        ? (request) => counted(() => handle(request))
+        : (request) =>
+            traceDelivery(telemetry, request.body.length, (span) => counted(() => handle(request, span))),
     overloaded: () => count(overloaded()),
     budget,
     async close(graceMs = limits.shutdownGraceMs) {

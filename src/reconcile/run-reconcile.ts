@@ -25,10 +25,13 @@ import {
   selectDueEntries,
 } from '../storage/ledger/select-due-entries.js';
 import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from '../storage/ledger/update-expected-job.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { traceRun } from '../telemetry/trace-run.js';
 import { type FinderClient, isRunStoppingError } from './fetch-expected-job.js';
 import { type ReconcileProgress, type ReconcileStore, reconcileEntries } from './reconcile-entries.js';
 import { closeAbandonedRuns, finishRunRecord, startRunRecord } from './reconcile-history.js';
 import { createEmptyCounts, type ReconcileReport, type ReconcileStatus } from './reconcile-report.js';
+import { reconcileAttributes } from './trace-reconcile.js';
 
 /** Entries younger than this are left for their callback (the "grace period"). */
 export const DEFAULT_OLDER_THAN_MS = 15 * 60_000;
@@ -56,6 +59,8 @@ export interface ReconcileDeps {
   onProgress?: (progress: ReconcileProgress) => void;
   /** Cancels the run; what is done stays done. */
   signal?: AbortSignal;
+  /** Tracing (issue 40): the run is a span, its finder calls client spans under it. */
+  telemetry?: Telemetry | undefined;
 }
 
 /** Knobs of a run. */
@@ -93,6 +98,16 @@ export async function runReconcile(
   deps: ReconcileDeps,
   options: ReconcileOptions = {},
 ): Promise<ReconcileReport> {
+  if (deps.telemetry !== undefined) {
+    const { telemetry, ...untraced } = deps;
+    return traceRun(
+      telemetry,
+      'hooksync.reconcile',
+      {},
+      () => runReconcile(untraced, options),
+      reconcileAttributes,
+    );
+  }
   const olderThanMs = options.olderThanMs ?? DEFAULT_OLDER_THAN_MS;
   assertCount('olderThanMs', olderThanMs, 0);
   assertCount('limit', options.limit, 1);

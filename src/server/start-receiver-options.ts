@@ -7,6 +7,7 @@ import type { HooksyncConfig } from '../config/load-config.js';
 import type { ConfiguredDestination } from '../destinations/destination-type.js';
 import type { DeliveryLimits } from '../receiver/delivery-limits.js';
 import type { WatchDefinition } from '../watches/load-watches.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { WatchClock } from '../watches/watch-clock.js';
 
 /** Knobs beyond the config, mostly for tests and benchmarks. */
@@ -59,4 +60,9 @@ export interface StartReceiverOptions {
   watches?: readonly WatchDefinition[];
   /** The watches' clock (tests); default the real one. */
   watchClock?: WatchClock;
+  /**
+   * Tracing (startTelemetry, issue 40): deliveries, destination attempts, watch cycles and reconcile runs as
+   * spans, outbound calls as client spans. Absent, the default, nothing is traced. The caller shuts it down.
+   */
+  telemetry?: Telemetry | undefined;
 }

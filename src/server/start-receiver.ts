@@ -72,6 +72,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   if (missingAccount !== undefined) logger.warn(missingAccount);
   // The budgets below, sized from the memory ceiling (issue 29); the config's own settings win.
   const memory = planMemory(config.memoryCeiling.bytes);
+  const { telemetry } = options;
+  const fetch = telemetry ? telemetry.tracedFetch(options.fetch) : options.fetch;
   const client =
     settings.account === undefined
       ? undefined
@@ -80,7 +82,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
           ...memory.clientLimits,
           ...config.clientLimits,
           logger,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(fetch ? { fetch } : {}),
           paths: {
             ...(config.searchContactPath !== undefined
               ? { searchContactLaunch: config.searchContactPath }
@@ -108,7 +110,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       await startKeySet({
         url: settings.jwksUrl,
         logger,
-        fetch: options.fetch,
+        fetch,
         unknownKidCooldownMs: options.unknownKidCooldownMs,
       }),
     );
@@ -122,6 +124,11 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     registerReconcileMetrics(metrics.registry, db, { logger });
     applyMemoryPlan(memory, metrics);
     const jobsStored = createJobsStoredSignal();
+    if (telemetry !== undefined) {
+      telemetry.exportMetrics(metrics.registry);
+      // Closed before the database: the last spans and readings leave while the gauges can still be read.
+      parts.add({ close: () => telemetry.flush() });
+    }
     const { store, ready: storeReady } = parts.add(
       await startJobStore({
         memory,

@@ -211,7 +211,8 @@ export const playsSchema = z.strictObject({
     .optional(),
 });
 
-const watchSchema = z.strictObject({
+/** One watch of the file, as written (its JSON Schema is generated from it: watches-json-schema.ts). */
+export const watchSchema = z.strictObject({
   name: nameSchema,
   launch: z.enum(WATCH_OPERATIONS),
   from: fromSchema,
@@ -224,7 +225,8 @@ const watchSchema = z.strictObject({
   plays: playsSchema.optional(),
 });
 
-const fileSchema = z.strictObject({ watches: z.array(z.looseObject({})) });
+/** The whole file: its watches, and a `$schema` an editor reads and hooksync ignores. */
+const fileSchema = z.strictObject({ $schema: z.string().optional(), watches: z.array(z.looseObject({})) });
 
 const RELATIVE_DATE = /^-(\d{1,5})d$/;
 

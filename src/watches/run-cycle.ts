@@ -14,6 +14,7 @@ import { StorageError } from '../errors.js';
 import type { Launcher } from '../launch/create-launcher.js';
 import { unitsOf } from '../launch/launch-budget.js';
 import type { Database } from '../storage/database.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { checkRow } from './check-row.js';
 import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
@@ -24,6 +25,7 @@ import { hasPendingChecks, pendingChecksIn } from './record-check.js';
 import { runPass } from './run-pass.js';
 import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
 import { WatchSourceError } from './sources/crm-source.js';
+import { traceCycle } from './trace-cycle.js';
 import type { WatchClock } from './watch-clock.js';
 import { planForCycle } from './watch-plan.js';
 import { finishCycle, getCycle, noteOverrun, setCycleRows, type WatchCycle } from './watch-store.js';
@@ -47,6 +49,8 @@ export interface CycleDeps {
   readonly rate?: { readonly requests: number; readonly perMs: number } | undefined;
   /** How a task play reaches its CRM (tests); default the global fetch. */
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /** Tracing (issue 40): the cycle is a span, its calls client spans under it. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** Why a cycle stopped before its rows were all checked. */
@@ -101,6 +105,10 @@ export async function runCycle(
   deps: CycleDeps,
   options: CycleOptions,
 ): Promise<CycleSummary> {
+  if (deps.telemetry !== undefined) {
+    const { telemetry, ...untraced } = deps;
+    return traceCycle(telemetry, watch.name, begun.cycle, () => runCycle(watch, begun, untraced, options));
+  }
   const { db, logger, clock } = deps;
   const rate = deps.rate ?? DEFAULT_WATCH_RATE;
   const cycleNo = begun.cycle;

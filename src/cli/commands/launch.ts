@@ -15,11 +15,13 @@ import {
   spoolToFile,
 } from '../../launch/read-rows.js';
 import { parseRateSpec } from '../../simulator/api-key-registry.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
 import { launchAnswerBudgetBytes } from '../bounded-thread.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
+import { traceCommand } from '../start-cli-telemetry.js';
 import { requireService } from './reveal.js';
 
 interface LaunchFlags {
@@ -116,6 +118,7 @@ async function runLaunchCommand(
   operation: LaunchOperation,
   flags: LaunchFlags,
   ctx: CliContext,
+  telemetry?: Telemetry,
 ): Promise<void> {
   const config = loadCliConfig(ctx.env, {
     apiBaseUrl: flags.apiBaseUrl,
@@ -176,7 +179,7 @@ async function runLaunchCommand(
     apiKey: service?.apiKey ?? 'dry-run',
     ...config.clientLimits,
     answerBudgetBytes: launchAnswerBudgetBytes(config.clientLimits),
-    fetch: tracker.fetch,
+    fetch: telemetry ? telemetry.tracedFetch(tracker.fetch) : tracker.fetch,
     logger,
     ...(rateLimit === undefined ? {} : { rateLimit }),
     paths: {
@@ -336,7 +339,11 @@ export function registerLaunchCommand(program: Command, ctx: CliContext): void {
     addDatabaseOption(command);
     addLogLevelOption(command);
     command.addHelpText('after', `\nExample:\n${EXAMPLES[operation]}\n`);
-    command.action((flags: LaunchFlags) => runLaunchCommand(operation, flags, ctx));
+    command.action((flags: LaunchFlags) =>
+      traceCommand(ctx.env, `launch ${operation}`, (telemetry) =>
+        runLaunchCommand(operation, flags, ctx, telemetry),
+      ),
+    );
   }
 }
 

@@ -27,6 +27,7 @@ import {
   addServiceOptions,
   parseLimit,
 } from '../options.js';
+import { startCliTelemetry } from '../start-cli-telemetry.js';
 import { requireService } from './reveal.js';
 
 /** Least time between two redraws of the progress bar. */
@@ -157,7 +158,13 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
     const { createClient } = await import('../../client/create-client.js');
     const { runReconcile } = await import('../../reconcile/run-reconcile.js');
     const { createJobStore } = await import('../../storage/job-store/job-store.js');
-    const client = createClient({ ...service, logger });
+    // OTel on (OTEL_EXPORTER_OTLP_*ENDPOINT): the run a span, its finder calls client spans; flushed at the end.
+    const telemetry = flags.dryRun ? undefined : await startCliTelemetry(ctx.env);
+    const client = createClient({
+      ...service,
+      logger,
+      ...(telemetry ? { fetch: telemetry.tracedFetch() } : {}),
+    });
     const abort = new AbortController();
     void ctx.shutdown.then((signal) => abort.abort(new Error(`interrupted by ${signal}`)));
     const progress = ctx.interactive && !flags.dryRun ? createProgressBar(ctx.stderr) : undefined;
@@ -172,6 +179,7 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
             store,
             logger,
             signal: abort.signal,
+            telemetry,
             ...(progress ? { onProgress: (p: ReconcileProgress) => progress.update(p) } : {}),
           },
           {
@@ -184,6 +192,7 @@ export function registerReconcileCommand(program: Command, ctx: CliContext): voi
       } finally {
         progress?.end();
         await store.close();
+        await telemetry?.shutdown();
       }
     });
     logger.flush();

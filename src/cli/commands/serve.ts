@@ -7,6 +7,7 @@ import { type CliContext, CliError, EXIT_USAGE } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { addDatabaseOption, addLogLevelOption, addServiceOptions } from '../options.js';
+import { OTEL_HELP, startCliTelemetry } from '../start-cli-telemetry.js';
 
 interface ServeFlags {
   host?: string;
@@ -60,7 +61,8 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       '\nHOOKSYNC_ADMIN_TOKEN (at least 32 characters: openssl rand -hex 32) turns on /admin and /ui;\n' +
         'HOOKSYNC_UI_SESSION_MINUTES (default 120) is how long a /ui sign-in lasts;\n' +
         'HOOKSYNC_ALLOW_INSECURE_HTTP=<host,...> (or 1, any host) accepts http:// service and key-set URLs\n' +
-        'to those hosts as well as loopback.',
+        'to those hosts as well as loopback.\n' +
+        OTEL_HELP,
     );
   addServiceOptions(command);
   addDatabaseOption(command);
@@ -97,11 +99,14 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         ? async () => {}
         : await claimSqliteFile(config.databaseUrl, { onWarning: (message) => logger.warn(message) });
     const { startReceiver } = await import('../../server/start-receiver.js');
+    // OTel off (no OTEL_EXPORTER_OTLP_*ENDPOINT): undefined, and nothing of the SDK is loaded.
+    const telemetry = await startCliTelemetry(ctx.env);
     let running: Awaited<ReturnType<typeof startReceiver>>;
     try {
       running = await startReceiver({
         config,
         logger,
+        telemetry,
         ...(flags.reconcileCron !== undefined ? { reconcileCron: flags.reconcileCron } : {}),
         ...(reconcileOlderThanMs !== undefined ? { reconcileOlderThanMs } : {}),
         ...(ctx.storeWorkerUrl ? { storeWorkerUrl: ctx.storeWorkerUrl } : {}),
@@ -109,6 +114,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         watches,
       });
     } catch (error) {
+      await telemetry?.shutdown();
       await release();
       throw error;
     }
@@ -116,6 +122,8 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const signal = await ctx.shutdown;
     logger.info({ signal }, 'draining in-flight deliveries, then closing');
     await running.close();
+    // The spans of the last deliveries are flushed (bounded: an unreachable collector does not hold the exit).
+    await telemetry?.shutdown();
     await release();
     logger.info('closed');
     logger.flush();

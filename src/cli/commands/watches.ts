@@ -7,11 +7,13 @@ import type { HooksyncConfig } from '../../config/load-config.js';
 import { joinUrl } from '../../config/load-config.js';
 import { parseDuration } from '../../config/parse-duration.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
 import type { WatchDefinition } from '../../watches/load-watches.js';
 import { type CliContext, CliError, EXIT_FAILURE, EXIT_USAGE, writeLine } from '../context.js';
 import { createLogger } from '../create-logger.js';
 import { loadCliConfig, requireExistingDatabase } from '../load-cli-config.js';
 import { addDatabaseOption, addJsonOption, addLogLevelOption, addServiceOptions } from '../options.js';
+import { traceCommand } from '../start-cli-telemetry.js';
 import { requireService } from './reveal.js';
 
 interface WatchesFlags {
@@ -116,7 +118,12 @@ async function listCommand(ctx: CliContext, flags: WatchesFlags): Promise<void> 
   }
 }
 
-async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): Promise<void> {
+async function runCommand(
+  ctx: CliContext,
+  name: string,
+  flags: WatchesFlags,
+  telemetry?: Telemetry,
+): Promise<void> {
   const { config, watches } = await loadConfigAndWatches(ctx, flags);
   const watch = findWatch(watches, name);
   const logger = createLogger(config.logLevel, ctx.stderr);
@@ -176,6 +183,7 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
     baseUrl: service.baseUrl,
     apiKey: service.apiKey,
     logger,
+    ...(telemetry ? { fetch: telemetry.tracedFetch() } : {}),
     paths: {
       ...(config.searchContactPath !== undefined ? { searchContactLaunch: config.searchContactPath } : {}),
       ...(config.jobChangePath !== undefined ? { jobChangeLaunch: config.jobChangePath } : {}),
@@ -215,6 +223,7 @@ async function runCommand(ctx: CliContext, name: string, flags: WatchesFlags): P
           logger,
           clock: SYSTEM_CLOCK,
           webhookUrl,
+          telemetry,
         },
         {
           spread: false,
@@ -348,7 +357,9 @@ export function registerWatchesCommand(program: Command, ctx: CliContext): void 
   addServiceOptions(run);
   addDatabaseOption(run);
   addLogLevelOption(run);
-  run.action((name: string, flags: WatchesFlags) => runCommand(ctx, name, flags));
+  run.action((name: string, flags: WatchesFlags) =>
+    traceCommand(ctx.env, 'watches run', (telemetry) => runCommand(ctx, name, flags, telemetry)),
+  );
 
   const changes = watches
     .command('changes <name>')

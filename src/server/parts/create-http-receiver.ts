@@ -49,6 +49,7 @@ export async function createHttpReceiver(
     logger,
     metrics,
     stats: parts.stats,
+    telemetry: options.telemetry,
   });
   return createReceiver({
     handleDelivery: handler,

@@ -25,6 +25,7 @@ export const startDispatch: ServePart = async (context) => {
       logger,
       now,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      telemetry: options.telemetry,
       metrics: createDestinationMetrics(metrics.registry, {
         db: database.db,
         names: destinations.map((d) => d.name),

@@ -22,7 +22,15 @@ export const startReconcileSchedule: ServePart = async (context) => {
     run: () => {
       // Its counters on /metrics are read from the recorded runs (server/reconcile-metrics.ts).
       const run = runReconcile(
-        { db: database.db, client, store, logger, now, signal: controller.signal },
+        {
+          db: database.db,
+          client,
+          store,
+          logger,
+          now,
+          signal: controller.signal,
+          telemetry: options.telemetry,
+        },
         options.reconcileOlderThanMs === undefined ? {} : { olderThanMs: options.reconcileOlderThanMs },
       );
       const settled = run.catch(() => undefined).finally(() => runs.delete(settled));

@@ -28,6 +28,7 @@ export const startWatchesPart: ServePart = async (context) => {
     logger,
     clock: options.watchClock ?? SYSTEM_CLOCK,
     webhookUrl: config.publicUrl === undefined ? undefined : joinUrl(config.publicUrl, '/webhooks'),
+    telemetry: options.telemetry,
   });
   return running;
 };

@@ -37,6 +37,8 @@ export interface StoreInput {
    * verified callback's body_hash, checked against those bytes); computed here otherwise.
    */
   readonly payloadHash?: string;
+  /** The W3C traceparent of the delivery storing it (tracing on): kept with its outbox events (issue 40). */
+  readonly traceParent?: string;
 }
 
 /** The schema check of an envelope, as stored in jobs.schema_valid / schema_issues. */
@@ -75,6 +77,8 @@ export interface PreparedJob {
   readonly jti: string | undefined;
   /** Epoch ms when the token can no longer verify (when its jti may be forgotten). */
   readonly tokenExpiresAtMs: number;
+  /** See {@link StoreInput.traceParent}. */
+  readonly traceParent?: string;
 }
 
 /** Stored status of an envelope whose status is missing or not a string. */
@@ -101,6 +105,8 @@ function plainBytes(bytes: Buffer): Uint8Array {
 }
 
 const PAYLOAD_HASH = /^[A-Za-z0-9_-]{43}$/;
+/** A W3C traceparent (version 00): anything else is not kept. */
+const TRACE_PARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /**
  * Works out a {@link PreparedJob}, with its rows unless `deriveRows` is false. Throws TypeError for a
@@ -187,5 +193,8 @@ function prepareFields(
     ...(deriveRows ? { rows: normalizeEnvelope(envelope, kind, jobId, UNSTAMPED) } : {}),
     jti: input.jti,
     tokenExpiresAtMs: expiresAt,
+    ...(typeof input.traceParent === 'string' && TRACE_PARENT.test(input.traceParent)
+      ? { traceParent: input.traceParent }
+      : {}),
   };
 }

@@ -69,6 +69,26 @@ function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; no
 }
 
 /**
+ * Stamps the events just recorded for `written` jobs with the traceparent of the delivery that stored each
+ * (tracing on, issue 40), so that their attempts continue its trace. Jobs without one cost nothing.
+ */
+export async function recordTraceParents(
+  trx: Kysely<Database>,
+  written: readonly { job: { jobId: string; traceParent?: string }; revision: number }[],
+): Promise<void> {
+  for (const { job, revision } of written) {
+    if (job.traceParent === undefined) continue;
+    await trx
+      .updateTable('outbox_events')
+      .set({ trace_parent: job.traceParent })
+      .where('job_id', '=', job.jobId)
+      .where('revision', '=', revision)
+      .where('change_id', 'is', null)
+      .execute();
+  }
+}
+
+/**
  * Records the outbox events of watch changes (watch_changes ids `changeIds`, just written in the open
  * transaction `trx`): one per change and per destination that takes the kind `watch_change` (a destination
  * with every kind, `*`, takes job revisions only: a change is asked for by name). The event names the job

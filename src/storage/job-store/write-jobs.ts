@@ -13,7 +13,7 @@ import { epochSeconds, jtiKey } from './jti-key.js';
 import { enqueueNormalization, type QueueEntry } from './normalization-queue.js';
 import { planRounds } from './plan-rounds.js';
 import { MISSING_STATUS, type PreparedJob } from './prepare-job.js';
-import { recordOutboxEvents } from './record-outbox-events.js';
+import { recordOutboxEvents, recordTraceParents } from './record-outbox-events.js';
 import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 import { type RowsToWrite, writeNormalizedRows } from './write-normalized-rows.js';
 
@@ -198,6 +198,7 @@ async function writeRound(
       nowIso,
       runner,
     );
+  await recordTraceParents(trx, written);
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(
     (job) => job.status === 'RUNNING' && outcomes.get(job)?.outcome === 'stored',

@@ -23,6 +23,7 @@ import * as m021 from './021-bounded-outside-text.js';
 import * as m022 from './022-contract-views.js';
 import * as m023 from './023-employment-view.js';
 import * as m024 from './024-deliveries-view.js';
+import * as m025 from './025-outbox-trace-parent.js';
 import * as m026 from './026-alert-messages.js';
 import * as m027 from './027-watch-plays.js';
 import * as m029 from './029-destination-backfills.js';
@@ -54,6 +55,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '022_contract_views': m022,
   '023_employment_view': m023,
   '024_deliveries_view': m024,
+  '025_outbox_trace_parent': m025,
   '026_alert_messages': m026,
   '027_watch_plays': m027,
   '029_destination_backfills': m029,

@@ -75,6 +75,8 @@ export interface OutboxEventsTable {
   delivered_at: string | null;
   /** A watch's change (watch_changes.id) when the event carries one; null for a job revision. */
   change_id: number | string | null;
+  /** The W3C traceparent of the delivery that stored the job (tracing on; migration 025), else null. */
+  trace_parent: string | null;
 }
 
 /** A record id a CRM destination's CRM holds for a key (migration 016): found or written once, never searched again. */

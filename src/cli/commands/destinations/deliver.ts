@@ -4,6 +4,7 @@ import { type CliContext, writeLine } from '../../context.js';
 import { createLogger } from '../../create-logger.js';
 import { loadCliConfig } from '../../load-cli-config.js';
 import { addLogLevelOption } from '../../options.js';
+import { traceCommand } from '../../start-cli-telemetry.js';
 import { addCommonOptions, type CommonFlags, needConfigured, withDestinations } from './with-destinations.js';
 
 /** Registers `deliver` under `destinations`. */
@@ -19,18 +20,25 @@ export function registerDeliverCommand(destinations: Command, ctx: CliContext): 
     const config = loadCliConfig(ctx.env, { logLevel: flags.logLevel, databaseUrl: flags.databaseUrl });
     const logger = createLogger(config.logLevel);
     const { createDispatcher } = await import('../../../destinations/create-dispatcher.js');
-    const report = await withDestinations(ctx, flags, async (database, configured) => {
-      const all = needConfigured(configured);
-      const { openDispatchDatabase } = await import('../../../destinations/open-dispatch-database.js');
-      const dispatch = await openDispatchDatabase(config.databaseUrl, database);
-      const dispatcher = createDispatcher({ database: dispatch.database, destinations: all, logger });
-      try {
-        return await dispatcher.deliverOnce();
-      } finally {
-        await dispatcher.stop();
-        if (dispatch.owned) await dispatch.database.close();
-      }
-    });
+    const report = await traceCommand(ctx.env, 'destinations deliver', (telemetry) =>
+      withDestinations(ctx, flags, async (database, configured) => {
+        const all = needConfigured(configured);
+        const { openDispatchDatabase } = await import('../../../destinations/open-dispatch-database.js');
+        const dispatch = await openDispatchDatabase(config.databaseUrl, database);
+        const dispatcher = createDispatcher({
+          database: dispatch.database,
+          destinations: all,
+          logger,
+          telemetry,
+        });
+        try {
+          return await dispatcher.deliverOnce();
+        } finally {
+          await dispatcher.stop();
+          if (dispatch.owned) await dispatch.database.close();
+        }
+      }),
+    );
     for (const line of report.destinations) writeLine(ctx.stdout, `${line.name}: ${line.result}`);
     logger.flush();
   });
