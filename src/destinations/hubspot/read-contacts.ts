@@ -29,6 +29,11 @@ export const READ_TIMEOUT_MS = 60_000;
 const RATE_WAITS = 5;
 /** The longest rate-limit wait the reader sits out (a DAILY limit is not waited for). */
 const MAX_RATE_WAIT_MS = 60_000;
+/**
+ * Pages one reading follows at most (issue 43): 10 million contacts at the list's 100 a page; a portal that
+ * pages on past it, or a cursor that does not move, stops the reading (and the cycle, `stopped: source`).
+ */
+export const MAX_SOURCE_PAGES = 100_000;
 /** HubSpot's association type of a contact's primary company. */
 const PRIMARY_COMPANY_TYPE = 1;
 
@@ -60,6 +65,17 @@ const associationsSchema = z.object({
 
 /** Property names the filter and the watch's map and carry read, checked: HubSpot's own spelling. */
 export const HUBSPOT_PROPERTY_NAME = /^[a-z][a-z0-9_]{0,99}$/;
+
+/** A reading that cannot end: the cycle stops naming why. */
+function pagingError(what: string): CrmError {
+  return new CrmError(200, { kind: 'fail', error: `HubSpot answered ${what}; the reading stops` });
+}
+
+/** Whether record id `id` comes after `previous` (numeric ids, compared as numbers when they are). */
+function idAfter(id: string, previous: string): boolean {
+  if (/^\d+$/.test(id) && /^\d+$/.test(previous)) return BigInt(id) > BigInt(previous);
+  return id > previous;
+}
 
 /** One call, rate-limit answers (another app on the account) waited out a few times. */
 async function call<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -158,23 +174,30 @@ export function createHubSpotContactReader(
       const properties = [...new Set([...CONTACT_PROPERTIES, ...query.fields, ...filter.map(([k]) => k)])];
       if (filter.length === 0) {
         let after: string | undefined;
+        let pages = 0;
         do {
+          pages += 1;
+          if (pages > MAX_SOURCE_PAGES) throw pagingError(`more than ${MAX_SOURCE_PAGES} pages of contacts`);
           const params = new URLSearchParams({ limit: String(LIST_PAGE), properties: properties.join(',') });
           if (after !== undefined) params.set('after', after);
           const path = `/crm/v3/objects/contacts?${params.toString()}`;
           const page = checkAnswer(
             recordsSchema,
             await call((signal) => client.request('GET', path, undefined, signal)),
-            { crm: 'HubSpot', call: 'GET /crm/v3/objects/contacts' },
+            { crm: 'HubSpot', call: 'GET /crm/v3/objects/contacts', maxItems: LIST_PAGE },
           );
           yield* await rowsOf(client, page.results, properties);
+          const previous = after;
           after = page.results.length > 0 ? page.paging?.next?.after : undefined;
+          if (after !== undefined && after === previous)
+            throw pagingError(`the same page again (after=${previous})`);
         } while (after !== undefined);
         return;
       }
       const path = '/crm/v3/objects/contacts/search';
       let lastId: string | undefined;
-      for (;;) {
+      for (let pages = 1; ; pages += 1) {
+        if (pages > MAX_SOURCE_PAGES) throw pagingError(`more than ${MAX_SOURCE_PAGES} pages of contacts`);
         const filters = filter.map(([propertyName, value]) => ({ propertyName, operator: 'EQ', value }));
         if (lastId !== undefined)
           filters.push({ propertyName: 'hs_object_id', operator: 'GT', value: lastId });
@@ -187,11 +210,15 @@ export function createHubSpotContactReader(
         const page = checkAnswer(
           recordsSchema,
           await call((signal) => client.request('POST', path, body, signal)),
-          { crm: 'HubSpot', call: `POST ${path}` },
+          { crm: 'HubSpot', call: `POST ${path}`, maxItems: SEARCH_PAGE },
         );
         yield* await rowsOf(client, page.results, properties);
         if (page.paging?.next === undefined || page.results.length === 0) return;
+        const previous = lastId;
         lastId = page.results.at(-1)!.id;
+        // Pages are asked by hs_object_id GT the last one: a page that does not move on would come again forever.
+        if (previous !== undefined && !idAfter(lastId, previous))
+          throw pagingError(`a page that does not move past id ${previous}`);
       }
     },
   };

@@ -365,14 +365,20 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
       const candidates: SearchCandidate[] = [];
       for (const { item } of body.data.items) {
         if (item.type !== undefined && item.type !== SEARCH_TYPE[object]) continue;
-        // A hit may come from any searchable field holding the same text: confirmed by its key field.
-        const record = await getById(object, String(item.id), [held], signal);
+        // A hit may come from any searchable field holding the same text: confirmed by its key field, or its
+        // e-mails, as the record itself holds them (the GET), never as the search item says (issue 43).
+        const record = await getRaw(object, String(item.id), [held], signal);
+        if (record === undefined) continue;
         const values =
-          field === 'email' ? ((item.emails as unknown[] | undefined) ?? []) : [record?.properties[held]];
-        if (record === undefined || !values.some((v) => typeof v === 'string' && normalize(v) === value))
-          continue;
+          field === 'email'
+            ? (Array.isArray(record.emails) ? record.emails : []).map(
+                (e) => (e as { value?: unknown })?.value,
+              )
+            : [decodeRecord(all, record, [held])[held]];
+        if (!values.some((v) => typeof v === 'string' && normalize(v) === value)) continue;
         // The record holds this very key: it is this key's, not another's.
-        if (!candidates.some((c) => c.id === record.id)) candidates.push({ id: record.id, key: undefined });
+        const id = String(record.id);
+        if (!candidates.some((c) => c.id === id)) candidates.push({ id, key: undefined });
       }
       if (candidates.length > 0) found.set(value, candidates);
     }

@@ -8,6 +8,7 @@
  * period reads its source over days. One chunk (2,000 contacts at most) is all that is held at once.
  */
 
+import { CrmError } from '../../errors.js';
 import { normalizeDomain } from '../crm/normalize-keys.js';
 import type { ContactQuery, ContactReader, ContactReaderDeps, ContactRow } from '../destination-type.js';
 import { type QueryPage, queryPageSchema } from './salesforce-answer.js';
@@ -20,6 +21,11 @@ export const CONTACTS_CHUNK = 2_000;
 export const READ_TIMEOUT_MS = 60_000;
 /** Field names a watch's map and carry may read: a Contact field or one parent's (`Account.Name`). */
 export const SOQL_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$/;
+
+/** A read that cannot end: the cycle stops (`stopped: source`) naming why. */
+function pagingError(what: string): CrmError {
+  return new CrmError(200, { kind: 'fail', error: `Salesforce answered ${what}; the reading stops` });
+}
 
 /** What the reader reads besides the watch's own fields. */
 export interface ContactFields {
@@ -54,7 +60,11 @@ export function createSalesforceContactReader(
     async *contacts(query: ContactQuery, deps: ContactReaderDeps) {
       const client = clientFor(deps);
       const read = (path: string): Promise<QueryPage> =>
-        client.json(queryPageSchema, { method: 'GET', path }, AbortSignal.timeout(READ_TIMEOUT_MS));
+        client.json(
+          queryPageSchema,
+          { method: 'GET', path, maxItems: CONTACTS_CHUNK },
+          AbortSignal.timeout(READ_TIMEOUT_MS),
+        );
       const own = ['Email', 'FirstName', 'LastName', 'Account.Website', `Account.${fields.accountKey}`];
       if (fields.linkedin !== undefined) own.push(fields.linkedin);
       const asked = ['Id', ...own, ...query.fields];
@@ -75,6 +85,9 @@ export function createSalesforceContactReader(
         while (path !== undefined) {
           const page = await read(path);
           records.push(...page.records);
+          // The query asked for a chunk at most (LIMIT): an org paging on past it is refused, not followed.
+          if (records.length > CONTACTS_CHUNK)
+            throw pagingError(`more than the ${CONTACTS_CHUNK} contacts of a LIMIT ${CONTACTS_CHUNK} query`);
           path = page.done ? undefined : page.nextRecordsUrl;
         }
         const rows: ContactRow[] = [];
@@ -94,8 +107,12 @@ export function createSalesforceContactReader(
         }
         yield* rows;
         if (records.length < CONTACTS_CHUNK) return;
+        const previous = lastId;
         lastId = valueAt(records.at(-1)!, 'Id');
         if (lastId === undefined) return;
+        // Chunks are keyed on Id ascending: one that does not move on would be read again forever.
+        if (previous !== undefined && lastId <= previous)
+          throw pagingError(`a chunk that does not move past Id ${previous}`);
       }
     },
   };

@@ -90,7 +90,10 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     const found = new Map<string, HeldRecord>();
     const wanted = new Map(keys.map((key) => [key.toLowerCase(), key]));
     const queries = keyQueries({ base: client.base, object, fields, keyField, keys });
-    const answers = await inParallel(queries, READ_CONCURRENCY, (soql) => queryAll(client, soql, signal));
+    const answers = await inParallel(queries, READ_CONCURRENCY, (soql) =>
+      // A key is unique (External ID): a query finds one record a key at most.
+      queryAll(client, soql, signal, keys.length),
+    );
     for (const rows of answers) {
       for (const row of rows) {
         // Keys match case-insensitively (§2): answer under the spelling the core asked for.

@@ -4,6 +4,7 @@
  * 16,384 for the URI and headers, shared/docs/salesforce-api.md §5), and reading every page of a result
  * through `nextRecordsUrl`.
  */
+import { CrmError } from '../../errors.js';
 import { type QueryPage, queryPageSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
 
@@ -121,17 +122,36 @@ export function containsQueries(options: {
   });
 }
 
-/** Every record a query finds, following `nextRecordsUrl` page by page. */
+/** Records of one query page at most (Salesforce's largest batch, §3). */
+export const QUERY_PAGE_RECORDS = 2_000;
+/** Records `queryAll` reads at most unless told (a lookup of values that are not unique). */
+export const DEFAULT_MAX_QUERY_RECORDS = 50_000;
+
+/**
+ * Every record a query finds, following `nextRecordsUrl` page by page, `maxRecords` at most (issue 43: a
+ * lookup of N unique keys finds N records at most; an org that pages on past it is refused, not followed).
+ */
 export async function queryAll(
   client: SalesforceClient,
   soql: string,
   signal: AbortSignal,
+  maxRecords = DEFAULT_MAX_QUERY_RECORDS,
 ): Promise<Array<Record<string, unknown>>> {
   const records: Array<Record<string, unknown>> = [];
   let path: string | undefined = `query?q=${encodeQueryValue(soql)}`;
   while (path !== undefined) {
-    const page: QueryPage = await client.json(queryPageSchema, { method: 'GET', path }, signal);
+    const page: QueryPage = await client.json(
+      queryPageSchema,
+      { method: 'GET', path, maxItems: QUERY_PAGE_RECORDS },
+      signal,
+    );
     records.push(...page.records);
+    if (records.length > maxRecords) {
+      throw new CrmError(200, {
+        kind: 'retry',
+        error: `Salesforce answered a query with more than the ${maxRecords} records it can find`,
+      });
+    }
     path = page.done ? undefined : page.nextRecordsUrl;
   }
   return records;
