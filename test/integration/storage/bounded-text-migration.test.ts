@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { up } from '../../../src/storage/migrations/021-bounded-outside-text.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
-import { createTestDatabase, TEST_DATABASE_URL } from '../../helpers/postgres.js';
+import { createTestDatabase, pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 
 const AT = '2026-11-28T00:00:00.000Z';
 /** A grown counter name: on Postgres the key's index holds at most 2,704 bytes (a longer one was never written). */
@@ -77,7 +77,7 @@ describe('migration 021 (bounded outside text)', () => {
     }
   });
 
-  it.skipIf(!TEST_DATABASE_URL)('cleans grown counter rows and texts on Postgres', async () => {
+  it.skipIf(!TEST_DATABASE_URL)(pgSuiteName('cleans grown counter rows and texts on Postgres'), async () => {
     const { url, drop } = await createTestDatabase();
     try {
       await check(url);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
-import { TEST_DATABASE_URL } from '../../helpers/postgres.js';
+import { pgSuiteName, TEST_DATABASE_URL } from '../../helpers/postgres.js';
 import { championsWatch, contactsCsv } from '../../helpers/watches-env.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -27,7 +27,9 @@ async function launched(h: WatchHarness): Promise<number> {
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(dialect === 'postgres' && !TEST_DATABASE_URL)(
-    `a hostile watched file on ${dialect}`,
+    dialect === 'postgres'
+      ? pgSuiteName('a hostile watched file on postgres')
+      : 'a hostile watched file on sqlite',
     () => {
       it('checks a contact written 41 times once, and says how many rows it folded', async () => {
         const h = await createWatchHarness(dialect);

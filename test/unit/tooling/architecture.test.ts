@@ -13,8 +13,11 @@ const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
 
 const ROW_1 = ['errors.ts', 'contract/'];
 const ROW_2 = ['config/', 'client/', 'webhooks/', 'storage/'];
+/** Tracing (issue 40): an SDK-free seam every feature may call, loading the SDK only when it is on. */
+const ROW_3 = ['telemetry/'];
+const BELOW_FEATURES = [...ROW_1, ...ROW_2, ...ROW_3];
 const FEATURES = ['export/', 'receiver/', 'reconcile/', 'launch/'];
-const BELOW_SERVER = [...ROW_1, ...ROW_2, ...FEATURES, 'simulator/', 'destinations/', 'watches/'];
+const BELOW_SERVER = [...BELOW_FEATURES, ...FEATURES, 'simulator/', 'destinations/', 'watches/'];
 const BELOW_APPS = [...BELOW_SERVER, 'server/'];
 
 /** What each part may import besides itself: the layer table of docs/architecture.md. */
@@ -22,14 +25,15 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'errors.ts': [],
   'contract/': ['errors.ts'],
   ...Object.fromEntries(ROW_2.map((part) => [part, ROW_1])),
-  ...Object.fromEntries(FEATURES.map((part) => [part, [...ROW_1, ...ROW_2]])),
+  'telemetry/': [...ROW_1, ...ROW_2],
+  ...Object.fromEntries(FEATURES.map((part) => [part, BELOW_FEATURES])),
   // The simulator shares the contract with hooksync, nothing else: it stands in for the service.
   'simulator/': ROW_1,
   // The one edge between features: a file drop is an export written into a directory.
-  'destinations/': [...ROW_1, ...ROW_2, 'export/'],
+  'destinations/': [...BELOW_FEATURES, 'export/'],
   // A watch is a launch that runs itself: it builds, checks and sends its rows with launch's own code;
   // a CRM source reads its rows through a destination of the destinations file (never the reverse).
-  'watches/': [...ROW_1, ...ROW_2, 'launch/', 'destinations/'],
+  'watches/': [...BELOW_FEATURES, 'launch/', 'destinations/'],
   'server/': BELOW_SERVER,
   'cli/': [...BELOW_APPS, 'demo/'],
   'demo/': BELOW_APPS,
