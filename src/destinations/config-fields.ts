@@ -53,11 +53,14 @@ export const rateSchema = z.unknown().transform((value, ctx): WindowRate => {
   }
 });
 
+/** `{ "env": "NAME" }`: a value read from the environment only (a token in a file would be a secret in the tree). */
+export const envRefSchema = z.strictObject({
+  env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+});
+
 /** Where a secret comes from; its value is resolved once, at start, and never printed. */
 export const secretRefSchema = z.union([
-  z.strictObject({
-    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-  }),
+  envRefSchema,
   z.string().refine((value) => value.startsWith('whsec_'), {
     // Never echo the value: it may be a secret typed in the wrong place.
     message: 'must be { "env": "NAME" } or a literal string starting with whsec_',

@@ -11,11 +11,7 @@ import {
   isLoopbackHost,
 } from '../../config/insecure-http.js';
 import { type AlertRoute, routeMatchShape } from '../alerts/alert-routes.js';
-import { destinationNameSchema, durationSchema } from '../config-fields.js';
-
-const envRef = z.strictObject({
-  env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-});
+import { destinationNameSchema, durationSchema, envRefSchema } from '../config-fields.js';
 
 /** An e-mail address (a plain one: no display name). */
 export const addressSchema = z
@@ -50,7 +46,7 @@ const routeSchema = z
 export const emailSchema = z.strictObject({
   name: destinationNameSchema,
   type: z.literal('email'),
-  smtp_url: envRef,
+  smtp_url: envRefSchema,
   from: z
     .string()
     .max(300)

@@ -5,7 +5,7 @@
  * custom properties and adopts the records the portal holds.
  */
 import { z } from 'zod';
-import { destinationNameSchema } from '../config-fields.js';
+import { destinationNameSchema, envRefSchema } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
@@ -36,9 +36,7 @@ const hubspotSchema = z.strictObject({
   name: destinationNameSchema,
   type: z.literal('hubspot'),
   // Only from the environment: a HubSpot token in a file would be a secret in the tree.
-  token: z.strictObject({
-    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-  }),
+  token: envRefSchema,
   base_url: z
     .string()
     .refine(

@@ -5,7 +5,7 @@
  * destination (shared-pace.ts: the burst window, and search's own), within a share of the day's tokens.
  */
 import { z } from 'zod';
-import { destinationNameSchema } from '../config-fields.js';
+import { destinationNameSchema, envRefSchema } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
@@ -43,9 +43,7 @@ const pipedriveSchema = z.strictObject({
       'must be an http(s) URL (https://<company>.pipedrive.com)',
     ),
   // Only from the environment: a token in a file would be a secret in the tree.
-  token: z.strictObject({
-    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-  }),
+  token: envRefSchema,
   org_key_field: fieldName.default('Domain'),
   person_key_field: fieldName.default('LinkedIn URL'),
   daily_token_share: z.number().gt(0).max(1).default(0.5),

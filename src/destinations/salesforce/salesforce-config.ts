@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { insecureHttpProblem, parseInsecureHttpAllowance } from '../../config/insecure-http.js';
-import { destinationNameSchema, durationSchema, kindsSchema } from '../config-fields.js';
+import { destinationNameSchema, durationSchema, envRefSchema, kindsSchema } from '../config-fields.js';
 import { DEFAULT_MAX_SHARE } from './limit-info.js';
 import { readPrivateKey, type SalesforceCredentials } from './salesforce-auth.js';
 
@@ -18,12 +18,7 @@ export const DEFAULT_API_VERSION = '62.0';
 export const DEFAULT_BULK_THRESHOLD = 2_000;
 
 /** A credential's source: `{ "env": "NAME" }` or `{ "file": "/run/secrets/…" }`. */
-const credentialSchema = z.union([
-  z.strictObject({
-    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-  }),
-  z.strictObject({ file: z.string().min(1) }),
-]);
+const credentialSchema = z.union([envRefSchema, z.strictObject({ file: z.string().min(1) })]);
 type CredentialRef = z.infer<typeof credentialSchema>;
 
 const fieldName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, 'must be a Salesforce field API name');

@@ -11,11 +11,7 @@ import {
   insecureHttpProblem,
 } from '../../config/insecure-http.js';
 import { type AlertRoute, routeMatchShape } from '../alerts/alert-routes.js';
-import { destinationNameSchema, durationSchema } from '../config-fields.js';
-
-const envRef = z.strictObject({
-  env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-});
+import { destinationNameSchema, durationSchema, envRefSchema } from '../config-fields.js';
 
 /** `#name` (lower-case, as Slack names channels) or an id (C…, G…, D…, or a user's U…/W…). */
 export const channelSchema = z
@@ -43,8 +39,8 @@ export const slackSchema = z
   .strictObject({
     name: destinationNameSchema,
     type: z.literal('slack'),
-    token: envRef.optional(),
-    webhook_url: envRef.optional(),
+    token: envRefSchema.optional(),
+    webhook_url: envRefSchema.optional(),
     api_url: httpUrl.optional(),
     kinds: z.array(z.literal('watch_change')).min(1).default(['watch_change']),
     routes: z.array(routeSchema).min(1).max(50).optional(),
