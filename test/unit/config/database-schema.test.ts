@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withDatabaseSchema } from '../../../src/config/database-schema.js';
-import { databaseSchemaOf } from '../../../src/storage/database-schema-of.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { ConfigError } from '../../../src/errors.js';
+import { databaseSchemaOf } from '../../../src/storage/database-schema-of.js';
 import { runCliCaptured } from '../../helpers/cli-harness.js';
 
 const PG = 'postgres://u:secret@db:5432/warehouse';
