@@ -124,10 +124,11 @@ describe('destination secrets stay secret', () => {
         .updateTable('outbox_events')
         .set({ next_attempt_at: new Date(0).toISOString() })
         .execute();
-      await until(
-        'the destination is paused',
-        async () => (await listDestinationStates(world.database.db, Date.now()))[0]?.paused === true,
-      );
+      // Paused until resumed (the 401), not the timed pause of the 429 before it, which also shows as paused.
+      await until('the destination is paused until resumed', async () => {
+        const state = (await listDestinationStates(world.database.db, Date.now()))[0];
+        return state?.paused === true && state.paused_until === null;
+      });
       const outputs = await everyOutput(world, destinations);
       expect(outputs.list).toContain('HUBSPOT_TOKEN');
       expect(outputs.statusPage).toContain('API calls');

@@ -72,6 +72,7 @@ describe('hooksync watches', () => {
       cycle: 1,
       rows: 3,
       invalid: 0,
+      duplicates: 0,
       checked: 3,
       baseline: 3,
       changes: 0,
