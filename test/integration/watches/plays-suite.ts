@@ -17,7 +17,8 @@ import { renderWatches } from '../../../src/server/status-page/render-watches.js
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { parseWatches } from '../../../src/watches/load-watches.js';
 import { describePlays, summarizePlays } from '../../../src/watches/plays/plays-summary.js';
-import { settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
+import { ABANDONED_SEARCH, settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
+import { playsOfChanges } from '../../../src/watches/plays/play-store.js';
 import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
@@ -160,6 +161,36 @@ export function definePlaysSuite(dialect: Dialect): void {
     expect(searches()).toHaveLength(0);
     const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
     expect(play.state).toBe('pending');
+  });
+
+  it('a search whose run died mid-call is reported abandoned once its claim lapses, and never searched again', async () => {
+    // Budget for the checks only: the departure's search waits, pending, for a later cycle.
+    const tight = await championsWatch({ successor: { on: ['left'] } }, { max_usd_per_cycle: 0.04 });
+    h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+    h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+    await cycle(tight);
+    h.sim.setJobChange(ANN, { job_change_status: 'left' });
+    await cycle(tight);
+    // What a run killed between the claim and the answer leaves behind.
+    await h.database.db.updateTable('watch_plays').set({ state: 'claimed', cycle: 2 }).execute();
+    const watch = await championsWatch({ successor: { on: ['left'] } }, { max_usd_per_cycle: 5 });
+    const third = await cycle(watch);
+    expect(third.cycle).toBe(3);
+    expect(searches()).toHaveLength(0);
+    const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+    expect(play).toMatchObject({ state: 'failed', detail: ABANDONED_SEARCH, job_id: null });
+    // watches changes and the status page say so, from the same rows.
+    const left = (await listChanges(h.database.db, 'champions', undefined)).find((c) => c.change === 'left')!;
+    expect((await playsOfChanges(h.database.db, [left.id])).get(String(left.id))).toEqual([
+      expect.objectContaining({ play: 'successor', state: 'failed', detail: ABANDONED_SEARCH }),
+    ]);
+    const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+    const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+    expect(page).toContain('successor search: failed (abandoned: the process that made the search stopped');
+    expect((await summarizePlays(h.database.db, watch))[0]).toMatchObject({ running: 0, failed: 1 });
+    // Later cycles start nothing for it.
+    await cycle(watch);
+    expect(searches()).toHaveLength(0);
   });
 
   it('a mover yields exactly one HubSpot task for the owner, associated with the contact, due as configured; after a replay and a run that died mid-call too', async () => {
