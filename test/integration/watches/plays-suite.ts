@@ -24,12 +24,14 @@ import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
 import { getCycle, listChanges } from '../../../src/watches/watch-store.js';
+import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { pdActivities } from '../../helpers/pipedrive/activities.js';
 import { startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import { type Dialect, type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import { startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { until } from '../../helpers/until.js';
+import { writeWatchesEnv } from '../../helpers/watches-env.js';
 import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -188,6 +190,25 @@ export function definePlaysSuite(dialect: Dialect): void {
     const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
     expect(page).toContain('successor search: failed (abandoned: the process that made the search stopped');
     expect((await summarizePlays(h.database.db, watch))[0]).toMatchObject({ running: 0, failed: 1 });
+    // `watches changes` reads the same watch from a watches file.
+    const env = await writeWatchesEnv(
+      h.sim,
+      h.dir,
+      [
+        {
+          name: 'champions',
+          launch: 'job-change',
+          every: '10s',
+          from: { file: 'contacts.csv' },
+          map: { professional_email: 'Email', company_domain: 'Domain' },
+          plays: { successor: { on: ['left'] } },
+        },
+      ],
+      { HOOKSYNC_DATABASE_URL: h.databaseUrl },
+    );
+    const shown = await runCliCaptured(['watches', 'changes', 'champions'], { env });
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout).toContain(`    successor search: failed (${ABANDONED_SEARCH})`);
     // Later cycles start nothing for it.
     await cycle(watch);
     expect(searches()).toHaveLength(0);
