@@ -18,13 +18,9 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { checkRow } from './check-row.js';
 import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
+import { reportAbandonedSearches } from './plays/abandon-successor-searches.js';
 import { hasPlays } from './plays/play-store.js';
-import {
-  reportAbandonedSearches,
-  runningSearchesIn,
-  runSuccessorSearches,
-  settleSuccessorSearches,
-} from './plays/run-successors.js';
+import { runningSearchesIn, runSuccessorSearches, settleSuccessorSearches } from './plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
 import { hasPendingChecks, pendingChecksIn } from './record-check.js';
 import { runPass } from './run-pass.js';

@@ -16,9 +16,10 @@ import {
 import { renderWatches } from '../../../src/server/status-page/render-watches.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { parseWatches } from '../../../src/watches/load-watches.js';
+import { ABANDONED_SEARCH } from '../../../src/watches/plays/abandon-successor-searches.js';
 import { playsOfChanges } from '../../../src/watches/plays/play-store.js';
 import { describePlays, summarizePlays } from '../../../src/watches/plays/plays-summary.js';
-import { ABANDONED_SEARCH, settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
+import { settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
 import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
