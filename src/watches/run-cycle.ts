@@ -18,6 +18,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { checkRow } from './check-row.js';
 import { CycleBudget } from './cycle-budget.js';
 import type { WatchDefinition } from './load-watches.js';
+import { reportAbandonedSearches } from './plays/abandon-successor-searches.js';
 import { hasPlays } from './plays/play-store.js';
 import { runningSearchesIn, runSuccessorSearches, settleSuccessorSearches } from './plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
@@ -150,6 +151,8 @@ export async function runCycle(
   };
   // A run that died while it made a task leaves it claimed: this run (holding the lease) looks for it first.
   if (watch.plays.task !== undefined) await reclaimTaskPlays(db, watch.name, nowIso());
+  // A search such a run claimed is never sent again: reported failed (abandoned) instead of claimed forever.
+  await reportAbandonedSearches(db, watch, nowIso(), logger);
   if (pendingKnown) await settle(true);
   const cycle = (await getCycle(db, watch.name, cycleNo)) ?? begun;
   spentMicros = Number(cycle.usd_micros);

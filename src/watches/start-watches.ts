@@ -12,6 +12,7 @@ import type { Database } from '../storage/database.js';
 import { createLeaseHolderId } from '../storage/leases/acquire-lease.js';
 import { holdLease } from '../storage/leases/hold-lease.js';
 import type { WatchDefinition } from './load-watches.js';
+import { reportAbandonedSearches } from './plays/abandon-successor-searches.js';
 import { hasPlays } from './plays/play-store.js';
 import { settleSuccessorSearches } from './plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
@@ -101,6 +102,8 @@ export function startWatches(options: StartWatchesOptions): RunningWatches {
       if (watch.plays.task !== undefined) {
         await reclaimTaskPlays(db, watch.name, new Date(clock.now()).toISOString());
       }
+      // A successor search a dead holder claimed is reported abandoned, never searched again.
+      await reportAbandonedSearches(db, watch, new Date(clock.now()).toISOString(), log);
       const signal = AbortSignal.any([closing.signal, held.lost]);
       try {
         while (!signal.aborted) {

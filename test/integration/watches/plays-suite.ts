@@ -16,6 +16,8 @@ import {
 import { renderWatches } from '../../../src/server/status-page/render-watches.js';
 import type { WatchDefinition } from '../../../src/watches/load-watches.js';
 import { parseWatches } from '../../../src/watches/load-watches.js';
+import { ABANDONED_SEARCH } from '../../../src/watches/plays/abandon-successor-searches.js';
+import { playsOfChanges } from '../../../src/watches/plays/play-store.js';
 import { describePlays, summarizePlays } from '../../../src/watches/plays/plays-summary.js';
 import { settleSuccessorSearches } from '../../../src/watches/plays/run-successors.js';
 import { reclaimTaskPlays, runTaskPlays } from '../../../src/watches/plays/run-tasks.js';
@@ -23,12 +25,14 @@ import { type CycleSummary, runCycle } from '../../../src/watches/run-cycle.js';
 import { settlePendingChecks } from '../../../src/watches/settle-pending.js';
 import { dueCycle } from '../../../src/watches/start-watches.js';
 import { getCycle, listChanges } from '../../../src/watches/watch-store.js';
+import { runCliCaptured } from '../../helpers/cli-harness.js';
 import { startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
 import { pdActivities } from '../../helpers/pipedrive/activities.js';
 import { startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
 import { type Dialect, type ReceiverHarness, startHarness } from '../../helpers/receiver-harness.js';
 import { startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { until } from '../../helpers/until.js';
+import { writeWatchesEnv } from '../../helpers/watches-env.js';
 import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
 import { createWatchHarness, type WatchHarness } from './watch-harness.js';
 
@@ -160,6 +164,55 @@ export function definePlaysSuite(dialect: Dialect): void {
     expect(searches()).toHaveLength(0);
     const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
     expect(play.state).toBe('pending');
+  });
+
+  it('a search whose run died mid-call is reported abandoned once its claim lapses, and never searched again', async () => {
+    // Budget for the checks only: the departure's search waits, pending, for a later cycle.
+    const tight = await championsWatch({ successor: { on: ['left'] } }, { max_usd_per_cycle: 0.04 });
+    h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
+    h.sim.setJobChange(BO, { job_change_status: 'no_change' });
+    await cycle(tight);
+    h.sim.setJobChange(ANN, { job_change_status: 'left' });
+    await cycle(tight);
+    // What a run killed between the claim and the answer leaves behind.
+    await h.database.db.updateTable('watch_plays').set({ state: 'claimed', cycle: 2 }).execute();
+    const watch = await championsWatch({ successor: { on: ['left'] } }, { max_usd_per_cycle: 5 });
+    const third = await cycle(watch);
+    expect(third.cycle).toBe(3);
+    expect(searches()).toHaveLength(0);
+    const play = await h.database.db.selectFrom('watch_plays').selectAll().executeTakeFirstOrThrow();
+    expect(play).toMatchObject({ state: 'failed', detail: ABANDONED_SEARCH, job_id: null });
+    // watches changes and the status page say so, from the same rows.
+    const left = (await listChanges(h.database.db, 'champions', undefined)).find((c) => c.change === 'left')!;
+    expect((await playsOfChanges(h.database.db, [left.id])).get(String(left.id))).toEqual([
+      expect.objectContaining({ play: 'successor', state: 'failed', detail: ABANDONED_SEARCH }),
+    ]);
+    const snapshot = await loadStatusSnapshot({ db: h.database.db, now: new Date(h.clock.now()) });
+    const page = String(renderWatches((snapshot.watches as { value: WatchesSummary }).value));
+    expect(page).toContain('successor search: failed (abandoned: the process that made the search stopped');
+    expect((await summarizePlays(h.database.db, watch))[0]).toMatchObject({ running: 0, failed: 1 });
+    // `watches changes` reads the same watch from a watches file.
+    const env = await writeWatchesEnv(
+      h.sim,
+      h.dir,
+      [
+        {
+          name: 'champions',
+          launch: 'job-change',
+          every: '10s',
+          from: { file: 'contacts.csv' },
+          map: { professional_email: 'Email', company_domain: 'Domain' },
+          plays: { successor: { on: ['left'] } },
+        },
+      ],
+      { HOOKSYNC_DATABASE_URL: h.databaseUrl },
+    );
+    const shown = await runCliCaptured(['watches', 'changes', 'champions'], { env });
+    expect(shown.stderr).toBe('');
+    expect(shown.stdout).toContain(`    successor search: failed (${ABANDONED_SEARCH})`);
+    // Later cycles start nothing for it.
+    await cycle(watch);
+    expect(searches()).toHaveLength(0);
   });
 
   it('a mover yields exactly one HubSpot task for the owner, associated with the contact, due as configured; after a replay and a run that died mid-call too', async () => {
