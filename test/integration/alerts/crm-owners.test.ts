@@ -21,6 +21,7 @@ import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-w
 import { addChange, eventStates, slackSales, textsIn } from './alerts-world.js';
 
 const REP_DM = 'U0REPJANE01';
+const GONE_DM = 'U0GONE00001';
 const OWNER_ROUTE = [{ changes: ['moved'], to: 'owner', fallback_channel: '#unrouted' }];
 const moved = (first: string) => `${first} Doe moved from Acme to Globex, now CRO`;
 
@@ -31,7 +32,11 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
   beforeAll(async () => {
     slack = await startSlackStandIn({
       channels: [{ id: 'C0UNROUTED1', name: 'unrouted' }],
-      users: [{ id: REP_DM, email: 'rep@example.com' }],
+      // Slack still knows the CRM's deactivated user: only the CRM's answer keeps them out.
+      users: [
+        { id: REP_DM, email: 'rep@example.com' },
+        { id: GONE_DM, email: 'gone@example.com' },
+      ],
       burst: 50,
     });
   });
@@ -78,6 +83,7 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
       await delivered();
       expect(textsIn(slack, REP_DM)).toEqual([moved('Jane'), moved('Jo'), moved('Lea')]);
       expect(textsIn(slack, '#unrouted')).toEqual([moved('Ann'), moved('Nils'), moved('Quinn')]);
+      expect(textsIn(slack, GONE_DM)).toEqual([]);
       const queries = sf.calls().filter((call) => call.path.endsWith('/query'));
       const of = (id: string) => queries.filter((call) => decodeURIComponent(call.query).includes(id));
       expect(of(jane)).toHaveLength(1);
@@ -114,6 +120,7 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
       await delivered();
       expect(textsIn(slack, REP_DM)).toEqual([moved('Bo'), moved('Jane')]);
       expect(textsIn(slack, '#unrouted')).toEqual([moved('Ann'), moved('Gus')]);
+      expect(textsIn(slack, GONE_DM)).toEqual([]);
       const reads = (path: string) => pd.calls.filter((call) => call.path === path);
       expect(reads(`/api/v1/users/${rep}`)).toHaveLength(1);
       expect(reads(`/api/v2/persons/${jane.id}`)).toHaveLength(1);
