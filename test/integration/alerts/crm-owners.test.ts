@@ -94,7 +94,7 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
     }
   });
 
-  it("Pipedrive: the person's owner_id, then the user's e-mail, each user read once; an inactive or missing owner goes to the fallback", async () => {
+  it("Pipedrive: the person's owner_id, then the user's e-mail, each user read once; an inactive or missing owner goes to the fallback, trouble is retried", async () => {
     const pd = await startPipedriveStandIn();
     try {
       const rep = addPdUser(pd.store, { email: 'rep@example.com', name: 'Rita Rep' });
@@ -112,6 +112,11 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
         { SLACK_BOT_TOKEN: slack.token, PIPEDRIVE_TOKEN: pd.token },
       );
       await world.dispatcher(configured);
+      // Trouble reading the owner is not "no owner": the change waits for the answer, never the fallback.
+      pd.failNext({ method: 'GET', path: /^\/api\/v1\/users\/\d+$/ }, 503, {
+        success: false,
+        error: 'Unavailable',
+      });
       await addChange(world, { first: 'Jane', fields: { pd_id: String(jane.id) } });
       await addChange(world, { first: 'Bo', fields: { pd_id: String(bo.id) } });
       await addChange(world, { first: 'Ann', fields: { pd_id: String(ann.id) } });
@@ -122,9 +127,10 @@ describe('owners from Salesforce and Pipedrive reach their Slack direct messages
       expect(textsIn(slack, '#unrouted')).toEqual([moved('Ann'), moved('Gus')]);
       expect(textsIn(slack, GONE_DM)).toEqual([]);
       const reads = (path: string) => pd.calls.filter((call) => call.path === path);
-      expect(reads(`/api/v1/users/${rep}`)).toHaveLength(1);
+      expect(reads(`/api/v1/users/${rep}`).filter((call) => call.status === 200)).toHaveLength(1);
+      expect(pd.calls.filter((call) => call.status === 503)).toHaveLength(1);
       expect(reads(`/api/v2/persons/${jane.id}`)).toHaveLength(1);
-      expect(reads(`/api/v1/users/${gone}`)).toHaveLength(1);
+      expect(reads(`/api/v1/users/${gone}`).filter((call) => call.status === 200)).toHaveLength(1);
     } finally {
       await pd.close();
     }
