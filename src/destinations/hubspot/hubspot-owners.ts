@@ -5,8 +5,8 @@
  * (the owner `id`, not its `userId`), and again with `archived=true` for a deactivated user's owner.
  */
 import { z } from 'zod';
-import { CrmError } from '../../errors.js';
 import { checkAnswer } from '../crm/check-answer.js';
+import { unlessMissing } from '../crm/unless-missing.js';
 import type { HubSpotClient } from './hubspot-client.js';
 
 const contactSchema = z.object({
@@ -15,16 +15,6 @@ const contactSchema = z.object({
 const ownerSchema = z.object({ id: z.union([z.string(), z.number()]), email: z.string().nullish() });
 
 const DIGITS = /^\d{1,20}$/;
-
-/** A 404 is "no such record" here: no owner, not trouble. */
-async function unlessMissing<T>(call: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof CrmError && error.status === 404) return undefined;
-    throw error;
-  }
-}
 
 /** The owner's e-mail of the contact a watch carried `fields` of; undefined when it has none. */
 export async function hubspotOwnerEmail(

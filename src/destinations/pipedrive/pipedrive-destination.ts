@@ -22,6 +22,7 @@ import {
   TOKEN_COST,
   tokenCost,
 } from './pipedrive-answer.js';
+import { createPipedriveOwners } from './pipedrive-owners.js';
 import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 import { setUpPipedrive } from './pipedrive-setup.js';
 import { createPipedriveTasks } from './pipedrive-tasks.js';
@@ -147,26 +148,26 @@ function createPipedriveDestination(
 }
 
 /**
- * A watch's `task` play: the tasks role on a client of its own, on the destination's shared pace (Pipedrive
+ * A client of its own for a watch's play or an alert's owners, on the destination's shared pace (Pipedrive
  * sends each POST once). Its token spend is not counted in the destination's counters.
  */
-function crmTasksOf(config: PipedriveDestinationConfig, secrets: readonly string[]) {
-  return (deps: ContactReaderDeps) => {
-    const pace = createSharedPace(deps.db, config.name, config.rate, deps.now);
-    return createPipedriveTasks(
-      createCrmHttp({
-        crm: 'Pipedrive',
-        baseUrl: config.base_url,
-        headers: { 'x-api-token': secrets[0]! },
-        fetch: deps.fetch,
-        now: deps.now,
-        paceFor: () => pace,
-        counter: UNCOUNTED,
-        retry: PIPEDRIVE_RETRY_POLICY,
-        classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
-      }),
-    );
-  };
+function sideClientOf(
+  config: PipedriveDestinationConfig,
+  secrets: readonly string[],
+  deps: ContactReaderDeps,
+) {
+  const pace = createSharedPace(deps.db, config.name, config.rate, deps.now);
+  return createCrmHttp({
+    crm: 'Pipedrive',
+    baseUrl: config.base_url,
+    headers: { 'x-api-token': secrets[0]! },
+    fetch: deps.fetch,
+    now: deps.now,
+    paceFor: () => pace,
+    counter: UNCOUNTED,
+    retry: PIPEDRIVE_RETRY_POLICY,
+    classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+  });
 }
 
 /** The `pipedrive` destination type. */
@@ -175,5 +176,7 @@ export const PIPEDRIVE_DESTINATION: DestinationType<PipedriveDestinationConfig> 
   schema: pipedriveSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, 1),
   create: createPipedriveDestination,
-  crmTasks: crmTasksOf,
+  ownerLookup: (config, secrets) => (deps) =>
+    createPipedriveOwners(sideClientOf(config, secrets, deps), deps.now),
+  crmTasks: (config, secrets) => (deps) => createPipedriveTasks(sideClientOf(config, secrets, deps)),
 };

@@ -24,6 +24,7 @@ import {
   type SalesforceDestinationConfig,
   salesforceSchema,
 } from './salesforce-config.js';
+import { salesforceOwnerEmail } from './salesforce-owners.js';
 import { createSalesforceTasks } from './salesforce-tasks.js';
 import { setupOrg } from './setup-org.js';
 import { COLLECTION_LIMIT } from './write-collections.js';
@@ -207,6 +208,10 @@ export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig
   dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config), COLLECTION_LIMIT),
   create: createSalesforceDestination,
   contactReader: contactReaderOf,
+  ownerLookup: (config, secrets) => (deps) => {
+    const client = clientOf(config, secrets, deps, UNCOUNTED);
+    return (fields, signal) => salesforceOwnerEmail(client, config.id_field, fields, signal);
+  },
   crmTasks: crmTasksOf,
   resolveSecrets: (config, env) => {
     const credentials = resolveSalesforceCredentials(config, env);

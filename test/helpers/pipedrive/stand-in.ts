@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handleActivities } from './activities.js';
 import { type PdField, type PdObject, type PdRecord, PdStore, SEARCHABLE_TYPES, splitName } from './store.js';
+import { handleUsers } from './users.js';
 
 export type { PdField, PdObject, PdRecord } from './store.js';
 
@@ -352,6 +353,8 @@ export async function startPipedriveStandIn(
     const path = url.pathname;
     const activity = handleActivities(store, method, url, body, now);
     if (activity !== undefined) return activity;
+    const user = handleUsers(store, method, url);
+    if (user !== undefined) return user;
     const fieldList = /^\/(?:api\/)?v1\/(person|organization)Fields$/.exec(path);
     if (fieldList !== null) {
       const object: PdObject = fieldList[1] === 'person' ? 'persons' : 'organizations';

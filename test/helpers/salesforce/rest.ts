@@ -4,9 +4,10 @@
  * external id, and `/limits`. Each handler returns the status and body Salesforce answers.
  */
 import { notFoundBody, type RecordError, recordError, sfErrors } from './errors.js';
-import { describeObject, type SObjectName } from './schema.js';
+import { describeObject, type FieldDefinition, type SObjectName } from './schema.js';
 import { isSObject, matches, parseSoql, pathsOf, type Query, SoqlError } from './soql.js';
 import type { OrgRecord, OrgStore, Value } from './store.js';
+import { NAME_FIELDS, orgOwner, USER_FIELDS } from './users.js';
 
 /** What a handler answers: JSON, or text with its own content type (Bulk CSV results). */
 export interface Answer {
@@ -55,8 +56,38 @@ export function limits(ctx: RestContext): Answer {
   };
 }
 
-function attributes(ctx: RestContext, object: SObjectName, id: string) {
+function attributes(ctx: RestContext, object: string, id: string) {
   return { type: object, url: `/services/data/${ctx.version}/sobjects/${object}/${id}` };
+}
+
+/** A relationship's field in `object` (`Account`, `Owner`), by its name in any case. */
+function relationOf(ctx: RestContext, object: SObjectName, name: string): FieldDefinition | undefined {
+  return [...ctx.store.schema[object].values()].find(
+    (d) => d.relationshipName?.toLowerCase() === name.toLowerCase(),
+  );
+}
+
+/** Whether `relation` points at an object of the store (rather than a User or a queue: users.ts). */
+function held(relation: FieldDefinition): SObjectName | undefined {
+  const [target] = relation.referenceTo;
+  return relation.referenceTo.length === 1 && target !== undefined && isSObject(target) ? target : undefined;
+}
+
+/** The field names a query reads through `relation`. */
+function parentNames(ctx: RestContext, relation: FieldDefinition): string[] {
+  const target = held(relation);
+  if (target !== undefined) return [...ctx.store.schema[target].keys()];
+  return relation.referenceTo.length > 1 ? NAME_FIELDS : USER_FIELDS;
+}
+
+/** The parent record `relation` holds the id of in `record`, if any. */
+function parentOf(ctx: RestContext, relation: FieldDefinition, record: OrgRecord) {
+  const parentId = record.values[relation.name];
+  if (typeof parentId !== 'string') return undefined;
+  const target = held(relation);
+  if (target === undefined) return orgOwner(ctx.store, parentId);
+  const parent = ctx.store.get(target, parentId);
+  return parent === undefined ? undefined : { Id: parent.Id, type: target, values: parent.values };
 }
 
 function select(ctx: RestContext, object: SObjectName, record: OrgRecord, fields: readonly string[]) {
@@ -68,22 +99,18 @@ function select(ctx: RestContext, object: SObjectName, record: OrgRecord, fields
       row[name] = record.values[name] ?? null;
       continue;
     }
-    const relation = [...ctx.store.schema[object].values()].find(
-      (d) => d.relationshipName?.toLowerCase() === head!.toLowerCase(),
-    )!;
-    const parentId = record.values[relation.name];
-    const target = relation.referenceTo[0] as SObjectName;
-    const parent = typeof parentId === 'string' ? ctx.store.get(target, parentId) : undefined;
+    const relation = relationOf(ctx, object, head!)!;
+    const parent = parentOf(ctx, relation, record);
     const key = relation.relationshipName!;
     if (parent === undefined) {
       row[key] = null;
       continue;
     }
-    const nested = (row[key] ?? { attributes: attributes(ctx, target, parent.Id) }) as Record<
+    const nested = (row[key] ?? { attributes: attributes(ctx, parent.type, parent.Id) }) as Record<
       string,
       unknown
     >;
-    const name = [...ctx.store.schema[target].keys()].find((n) => n.toLowerCase() === tail.toLowerCase())!;
+    const name = parentNames(ctx, relation).find((n) => n.toLowerCase() === tail.toLowerCase())!;
     nested[name] = parent.values[name] ?? null;
     row[key] = nested;
   }
@@ -98,13 +125,9 @@ function reader(ctx: RestContext, object: SObjectName, record: OrgRecord) {
       const name = [...schema.keys()].find((n) => n.toLowerCase() === head!.toLowerCase())!;
       return record.values[name] ?? null;
     }
-    const relation = [...schema.values()].find(
-      (d) => d.relationshipName?.toLowerCase() === head!.toLowerCase(),
-    )!;
-    const parentId = record.values[relation.name];
-    const target = relation.referenceTo[0] as SObjectName;
-    const parent = typeof parentId === 'string' ? ctx.store.get(target, parentId) : undefined;
-    const name = [...ctx.store.schema[target].keys()].find((n) => n.toLowerCase() === tail.toLowerCase())!;
+    const relation = relationOf(ctx, object, head!)!;
+    const parent = parentOf(ctx, relation, record);
+    const name = parentNames(ctx, relation).find((n) => n.toLowerCase() === tail.toLowerCase())!;
     return parent?.values[name] ?? null;
   };
 }
@@ -114,12 +137,9 @@ function unknownPath(ctx: RestContext, object: SObjectName, query: Query): strin
     const [head, tail] = path.split('.');
     const schema = ctx.store.schema[object];
     if (tail === undefined) return ![...schema.keys()].some((n) => n.toLowerCase() === head!.toLowerCase());
-    const relation = [...schema.values()].find(
-      (d) => d.relationshipName?.toLowerCase() === head!.toLowerCase(),
-    );
+    const relation = relationOf(ctx, object, head!);
     if (relation === undefined) return true;
-    const target = relation.referenceTo[0] as SObjectName;
-    return ![...ctx.store.schema[target].keys()].some((n) => n.toLowerCase() === tail.toLowerCase());
+    return !parentNames(ctx, relation).some((n) => n.toLowerCase() === tail.toLowerCase());
   });
 }
 

@@ -42,6 +42,7 @@ import {
 import { isSObject } from './soql.js';
 import { OrgStore, type RecordFault, type ValidationRule, type Value } from './store.js';
 import { handleTasks, type OrgTask, orgTasks, queryTasks } from './tasks.js';
+import { addOrgQueue, addOrgUser } from './users.js';
 
 export { duplicatesDetected, invalidSessionBody, lockError, requestLimitBody, sfErrors } from './errors.js';
 export type { FieldDefinition, FieldInput, SObjectName } from './schema.js';
@@ -121,6 +122,10 @@ export interface SalesforceStandIn {
   records(object: SObjectName): StandInRecord[];
   /** Every Task of the org (tasks.ts), oldest first. */
   tasks(): OrgTask[];
+  /** Adds a User (users.ts; active unless said), and Contact's and Lead's `OwnerId`; returns its Id (`005…`). */
+  addUser(user: { Email: string; FirstName?: string; LastName?: string; IsActive?: boolean }): string;
+  /** Adds a queue that can own Leads (`00G…`); returns its Id. */
+  addQueue(queue: { Name: string; Email?: string }): string;
   findBy(object: SObjectName, fieldName: string, value: string): StandInRecord[];
   /** A record typed in the UI: no API call, checked as a save is. Returns its Id. */
   seed(object: SObjectName, values: Record<string, unknown>): string;
@@ -389,6 +394,8 @@ export async function startSalesforceStandIn(
     clientSecret,
     records: (object) => store.all(object).map(view),
     tasks: () => orgTasks(store),
+    addUser: (user) => addOrgUser(store, user),
+    addQueue: (queue) => addOrgQueue(store, queue),
     findBy: (object, fieldName, value) => store.findBy(object, fieldName, value).map(view),
     seed: (object, values) => {
       const result = store.write(object, undefined, values, now());

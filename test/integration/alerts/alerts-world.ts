@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordChangeEvents } from '../../../src/storage/job-store/record-outbox-events.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
+import type { SlackStandIn } from '../../helpers/slack/stand-in.js';
 
 /** What a change is written into. */
 export interface ChangeWorld {
@@ -96,4 +97,30 @@ export async function eventStates(world: ChangeWorld, destination: string) {
     .where('destination', '=', destination)
     .orderBy('id')
     .execute();
+}
+
+/** A `slack` destination "sales" on the stand-in's Web API (token in SLACK_BOT_TOKEN), unpaced, quick retries. */
+export function slackSales(
+  slack: SlackStandIn,
+  routes: unknown[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: 'sales',
+    type: 'slack',
+    token: { env: 'SLACK_BOT_TOKEN' },
+    api_url: slack.apiUrl,
+    channel_interval: '0ms',
+    retry: { schedule: ['10ms', '10ms', '10ms'] },
+    routes,
+    ...extra,
+  };
+}
+
+/** The texts posted in `channel` (a name, an id, or a user's id for the direct messages), sorted. */
+export function textsIn(slack: SlackStandIn, channel: string): Array<string | undefined> {
+  return slack
+    .in(channel)
+    .map((message) => message.text)
+    .sort();
 }

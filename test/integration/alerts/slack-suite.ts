@@ -15,7 +15,7 @@ import {
   type Provision,
   until,
 } from '../destinations/destinations-context.js';
-import { addChange, eventStates } from './alerts-world.js';
+import { addChange, eventStates, slackSales, textsIn } from './alerts-world.js';
 
 const CHAMPIONS = 'C0CHAMPION1';
 const REVOPS = 'C0REVOPS001';
@@ -48,16 +48,7 @@ export function defineSlackSuite(provision: Provision): void {
   afterEach(async () => world.close());
 
   const env = () => ({ SLACK_BOT_TOKEN: slack.token, SLACK_WEBHOOK_URL: slack.webhookUrl });
-  const sales = (routes: unknown[], extra: Record<string, unknown> = {}) => ({
-    name: 'sales',
-    type: 'slack',
-    token: { env: 'SLACK_BOT_TOKEN' },
-    api_url: slack.apiUrl,
-    channel_interval: '0ms',
-    retry: { schedule: ['10ms', '10ms', '10ms'] },
-    routes,
-    ...extra,
-  });
+  const sales = (routes: unknown[], extra: Record<string, unknown> = {}) => slackSales(slack, routes, extra);
   const start = async (destinations: unknown[]) => {
     const configured = await world.configure({ destinations }, env());
     return world.dispatcher(configured);
@@ -241,11 +232,7 @@ export function defineSlackSuite(provision: Provision): void {
       await until('delivered', async () =>
         (await eventStates(world, 'sales')).every((event) => event.status === 'delivered'),
       );
-      const texts = (channel: string) =>
-        slack
-          .in(channel)
-          .map((message) => message.text)
-          .sort();
+      const texts = (channel: string) => textsIn(slack, channel);
       expect(texts('U0REPJANE01')).toEqual([
         'Jane Doe moved from Acme to Globex, now CRO',
         'Jo Doe moved from Acme to Globex, now CRO',

@@ -125,6 +125,29 @@ describe('alert destinations configuration', () => {
     ).toBeUndefined();
   });
 
+  it('takes owners from a salesforce or pipedrive destination, and refuses one with no owners', async () => {
+    const crms = [
+      {
+        name: 'sf',
+        type: 'salesforce',
+        login_url: 'https://login.salesforce.com',
+        auth: {
+          grant: 'client_credentials',
+          client_id: { env: 'SF_ID' },
+          client_secret: { env: 'SF_SECRET' },
+        },
+      },
+      { name: 'pd', type: 'pipedrive', token: { env: 'PD_TOKEN' }, base_url: 'https://acme.pipedrive.com' },
+      { name: 'hook', type: 'slack', webhook_url: { env: 'SLACK_WEBHOOK_URL' } },
+    ];
+    const given = { ...env, SF_ID: 'id', SF_SECRET: 'secret', PD_TOKEN: 'token' };
+    for (const crm of ['sf', 'pd'])
+      expect(await problem([slack({ owner_crm: crm }), ...crms], given)).toBeUndefined();
+    expect(await problem([slack({ owner_crm: 'hook' }), ...crms], given)).toContain(
+      'destination "sales", field owner_crm: destination "hook" is of type slack, which has no owners',
+    );
+  });
+
   it('never echoes an incoming webhook URL', async () => {
     const message = await problem([{ name: 'hook', type: 'slack', webhook_url: { env: 'HOOK' } }], {
       HOOK: 'http://hooks.example.com/services/T1/B1/SECRETPART',
