@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import type { HooksyncConfig } from '../config/load-config.js';
 import type { ConfiguredDestination } from '../destinations/destination-type.js';
 import type { DeliveryLimits } from '../receiver/delivery-limits.js';
-import type { WatchDefinition } from '../watches/load-watches.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { WatchDefinition } from '../watches/load-watches.js';
 import type { WatchClock } from '../watches/watch-clock.js';
 
 /** Knobs beyond the config, mostly for tests and benchmarks. */

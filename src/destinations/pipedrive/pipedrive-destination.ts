@@ -98,6 +98,7 @@ function createPipedriveDestination(
     counter: counters,
     retry: PIPEDRIVE_RETRY_POLICY,
     classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+    answers: deps.answers,
     onHeaders(headers) {
       const left = dailyBudget(headers);
       if (left === undefined) return;
@@ -166,6 +167,7 @@ function crmTasksOf(config: PipedriveDestinationConfig, secrets: readonly string
         counter: UNCOUNTED,
         retry: PIPEDRIVE_RETRY_POLICY,
         classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+        answers: deps.answers,
       }),
     );
   };

@@ -101,7 +101,7 @@ function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
 function clientOf(
   config: SalesforceDestinationConfig,
   secrets: readonly string[],
-  deps: Pick<DestinationDeps, 'fetch' | 'now'>,
+  deps: Pick<DestinationDeps, 'fetch' | 'now' | 'answers'>,
   counter: CallCounter,
   retry?: CrmRetryPolicy,
 ): SalesforceClient {
@@ -123,6 +123,7 @@ function clientOf(
     now: deps.now,
     counter,
     retry,
+    answers: deps.answers,
   });
 }
 
