@@ -137,7 +137,7 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
       if (request.csv !== undefined) headers['content-type'] = 'text/csv';
       let response: Response | undefined;
       let text: string;
-      // Held in serve's answer budget from before the body is read until it is text.
+      // Held in serve's answer budget from before the body is read until it is text (and again in `json`).
       let release: (() => void) | undefined;
       try {
         config.counter.call();
@@ -192,14 +192,21 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
     request,
     async json(schema, req, signal) {
       const answer = await request(req, signal);
-      let value: unknown;
+      // Held in serve's answer budget again while parsed (its text is at most the cap: a character a byte or more).
+      const release = await config.answers?.budget.acquire(answer.text.length, signal);
+      let parsed: ReturnType<typeof parseAnswer<typeof schema>>;
       try {
-        value = answer.text === '' ? undefined : JSON.parse(answer.text);
-      } catch {
-        value = Symbol('not JSON');
+        let value: unknown;
+        try {
+          value = answer.text === '' ? undefined : JSON.parse(answer.text);
+        } catch {
+          value = Symbol('not JSON');
+        }
+        // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
+        parsed = parseAnswer(schema, value, req.maxItems);
+      } finally {
+        release?.();
       }
-      // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
-      const parsed = parseAnswer(schema, value, req.maxItems);
       if (!parsed.ok) {
         throw new CrmError(answer.status, {
           kind: 'retry',
