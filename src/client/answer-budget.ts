@@ -94,3 +94,36 @@ export class AnswerBudget {
     }
   }
 }
+
+/**
+ * How a client other than the service's reads its answers under serve's memory plan (a CRM's, a watch
+ * source's): the one answer budget, shared with the service's client, and the cap on one answer the plan
+ * derives from the memory ceiling (undefined without a ceiling: each client's own cap holds).
+ */
+export interface AnswerLimits {
+  readonly budget: AnswerBudget;
+  /** Largest answer read, bytes; undefined: the client's own constant. */
+  readonly maxBytes: number | undefined;
+}
+
+/** The cap on one answer: the client's own, lowered to the plan's when there is one. */
+export function answerCap(own: number, limits: AnswerLimits | undefined): number {
+  return limits?.maxBytes === undefined ? own : Math.min(own, limits.maxBytes);
+}
+
+/**
+ * Reserves an answer's bytes in `limits`' budget before its body is read: its declared length (a
+ * Content-Length header's value), else the cap; nothing for one over the cap, which the capped reader
+ * refuses unread. Resolves with the release (a no-op without limits).
+ */
+export async function reserveAnswer(
+  limits: AnswerLimits | undefined,
+  contentLength: string | null,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<() => void> {
+  if (limits === undefined) return () => undefined;
+  const declared = Number(contentLength ?? Number.NaN);
+  const expected = Number.isSafeInteger(declared) && declared >= 0 ? declared : maxBytes;
+  return limits.budget.acquire(expected > maxBytes ? 0 : expected, signal);
+}

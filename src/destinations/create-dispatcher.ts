@@ -3,9 +3,11 @@
  * attempts, retries; see destination-lane.ts), scheduled ones (the file drop) their cron. It runs inside
  * `hooksync serve` beside the receiver, which never waits on it: the outbox is the only thing they share.
  */
+
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Logger, pino } from 'pino';
+import type { AnswerLimits } from '../client/answer-budget.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { DestinationLane } from './destination-lane.js';
@@ -34,6 +36,8 @@ export interface DispatcherOptions {
   /** Clock in epoch ms (default Date.now): due times, retry schedule, timestamps. */
   readonly now?: () => number;
   readonly fetch?: typeof globalThis.fetch;
+  /** serve's answer budget and the memory plan's cap on one CRM answer; none: each client's own cap. */
+  readonly answers?: AnswerLimits | undefined;
   readonly metrics?: DestinationMetrics;
   /** Default {@link DEFAULT_POLL_MS}. */
   readonly pollMs?: number;
@@ -84,6 +88,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     logger,
     now,
     fetch: options.telemetry ? options.telemetry.tracedFetch(fetch) : fetch,
+    answers: options.answers,
   };
   const lanes: DestinationLane[] = [];
   const scheduled: Array<{ name: string; destination: ScheduledDestination }> = [];

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { AnswerLimits } from '../client/answer-budget.js';
 import type { Database } from '../storage/database.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
 import type { CrmTasks } from './crm/crm-adapter.js';
@@ -65,6 +66,8 @@ export interface DestinationDeps {
    * the destination's own client; undefined when it has none.
    */
   readonly crmOwners?: ((name: string) => OwnerLookup | undefined) | undefined;
+  /** serve's answer budget and the memory plan's cap on one CRM answer; none: each client's own cap. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /**
@@ -166,6 +169,8 @@ export interface ContactReaderDeps {
   readonly db: Kysely<Database>;
   readonly now: () => number;
   readonly fetch: typeof globalThis.fetch;
+  /** serve's answer budget and the memory plan's cap on one CRM answer; none: each client's own cap. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /** A CRM's contacts read page by page, paced and checked as the destination's own calls. */

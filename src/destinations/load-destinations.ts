@@ -159,7 +159,7 @@ export async function parseDestinations(
     return (name: string) =>
       configured
         .find((other) => other.name === name)
-        ?.ownerLookup?.({ db: deps.database.db, fetch: deps.fetch, now: deps.now });
+        ?.ownerLookup?.({ db: deps.database.db, fetch: deps.fetch, now: deps.now, answers: deps.answers });
   }
   return configured;
 }

@@ -9,14 +9,17 @@
  * - `prepared_jobs` and `normalization_queue`: the store worker's heap beyond its own floor, a hard V8
  *   limit (`resourceLimits`): jobs awaiting their commit, and the rows the normalizer is handed in memory
  *   (bounded in envelope characters; past it, it reads envelopes back from the database).
- * - `answers`: answers read from the service (finder copies for reconcile and unsigned callbacks): the
- *   client's answer budget (the answer bytes read at once) and its cap on one answer.
+ * - `answers`: answers read from outside (the service's finder copies for reconcile and unsigned callbacks,
+ *   the CRMs' answers, a CRM watch source's pages): one answer budget (the answer bytes read at once),
+ *   shared by the service's client and every CRM client, and the cap on one answer
+ *   ({@link planAnswerLimits}).
  *
  * The floor, the shares and the serve thread's heap limits are in memory-budgets.ts (which the executable's
  * main thread loads alone). Without a ceiling, the defaults of each part hold (as before issue 29). A
  * ceiling only ever lowers them.
  */
 import type { ResourceLimits } from 'node:worker_threads';
+import { AnswerBudget, type AnswerLimits, DEFAULT_ANSWER_BUDGET_BYTES } from '../client/answer-budget.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
 import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
 import type { ReceiverMetrics } from '../receiver/create-metrics.js';
@@ -141,4 +144,26 @@ export function applyMemoryPlan(plan: MemoryPlan, metrics: ReceiverMetrics): voi
   for (const [budget, bytes] of Object.entries(shown)) {
     if (bytes !== undefined) metrics.memoryBudget.set({ budget }, bytes);
   }
+}
+
+/**
+ * serve's one answer budget, shared by the service's client and every CRM client (destinations, owner
+ * lookups, a watch's CRM source), and the cap on one CRM or source answer. Under a ceiling the cap is the
+ * budget itself: what the serve thread's heap holds parsed ({@link serveThreadLimits} in memory-budgets.ts),
+ * 1 MiB under 256 MiB, so that a CRM's answer can never be more than the plan made room for; without one,
+ * each CRM client's own constant holds. `configured`: the service client's limits as serve passes them
+ * (the config's settings over the plan's), so that the budget is the one the service's client would make.
+ */
+export function planAnswerLimits(
+  plan: MemoryPlan,
+  configured: { readonly maxResponseBytes?: number; readonly answerBudgetBytes?: number },
+): AnswerLimits {
+  const bytes = Math.floor(
+    configured.answerBudgetBytes ??
+      Math.max(DEFAULT_ANSWER_BUDGET_BYTES, configured.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+  );
+  return Object.freeze({
+    budget: new AnswerBudget(bytes),
+    maxBytes: plan.ceilingBytes === undefined ? undefined : bytes,
+  });
 }

@@ -19,7 +19,7 @@ import type { HooksyncDatabase } from '../storage/open-database.js';
 import { openMigratedDatabase } from '../storage/open-migrated-database.js';
 import { countQuarantine } from '../storage/quarantine/list-quarantine.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
-import { applyMemoryPlan, planMemory } from './memory-plan.js';
+import { applyMemoryPlan, planAnswerLimits, planMemory } from './memory-plan.js';
 import { createHttpReceiver } from './parts/create-http-receiver.js';
 import { createJobsStoredSignal } from './parts/jobs-stored-signal.js';
 import { createPartStack, type ServePart } from './parts/serve-part.js';
@@ -72,6 +72,9 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   if (missingAccount !== undefined) logger.warn(missingAccount);
   // The budgets below, sized from the memory ceiling (issue 29); the config's own settings win.
   const memory = planMemory(config.memoryCeiling.bytes);
+  const clientLimits = { ...memory.clientLimits, ...config.clientLimits };
+  // One budget for every answer from outside: the service's, the CRMs', a watch source's pages (issue 43).
+  const answers = planAnswerLimits(memory, clientLimits);
   const { telemetry } = options;
   const fetch = telemetry ? telemetry.tracedFetch(options.fetch) : options.fetch;
   const client =
@@ -79,8 +82,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       ? undefined
       : createClient({
           ...settings.account,
-          ...memory.clientLimits,
-          ...config.clientLimits,
+          ...clientLimits,
+          answerBudget: answers.budget,
           logger,
           ...(fetch ? { fetch } : {}),
           paths: {
@@ -143,7 +146,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
       }),
     );
     const stats = parts.add(createDeliveryStats({ db, now, logger }));
-    const shared = { config, options, logger, now, database, metrics, store, client, jobsStored };
+    const shared = { config, options, logger, now, database, metrics, store, client, answers, jobsStored };
     const receiver = await createHttpReceiver(shared, {
       keys,
       stats,

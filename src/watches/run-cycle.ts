@@ -8,8 +8,10 @@
  * check; its finished job is observed once it is stored (settle-pending.ts), and until then holds its
  * reservation of the budget.
  */
+
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { AnswerLimits } from '../client/answer-budget.js';
 import { StorageError } from '../errors.js';
 import type { Launcher } from '../launch/create-launcher.js';
 import { unitsOf } from '../launch/launch-budget.js';
@@ -52,6 +54,8 @@ export interface CycleDeps {
   readonly fetch?: typeof globalThis.fetch | undefined;
   /** Tracing (issue 40): the cycle is a span, its calls client spans under it. */
   readonly telemetry?: Telemetry | undefined;
+  /** serve's answer budget and the memory plan's cap on one answer, for a CRM source's pages. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /** Why a cycle stopped before its rows were all checked. */
@@ -247,6 +251,7 @@ export async function runCycle(
     clock,
     plan,
     concurrency: deps.concurrency ?? DEFAULT_WATCH_CONCURRENCY,
+    answers: deps.answers,
     spread: options.spread,
     endsAtMs,
     halt,
@@ -273,7 +278,7 @@ export async function runCycle(
     for (let first = true; stopped === null; first = false) {
       let count: SourceCount;
       try {
-        count = await countSource(db, watch, plan, cycleNo);
+        count = await countSource(db, watch, plan, cycleNo, deps.answers);
       } catch (error) {
         if (error instanceof StorageError) throw error;
         stop(

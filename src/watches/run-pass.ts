@@ -3,7 +3,9 @@
  * spread evenly over what is left of the period (with R rows left and T left of the period, the next check
  * is T/(R+1) after this one) or at once, each admitted by the cycle's budget before it is sent.
  */
+
 import type { Kysely } from 'kysely';
+import type { AnswerLimits } from '../client/answer-budget.js';
 import type { RequestPlan } from '../launch/build-request.js';
 import type { Reservation } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
@@ -30,6 +32,8 @@ export interface PassContext {
   /** Aborted when the cycle stops or a check fails: no check starts after it. */
   readonly halt: AbortController;
   readonly budget: CycleBudget | undefined;
+  /** serve's answer budget and cap, for a CRM source's pages; none: the CRM client's own cap. */
+  readonly answers?: AnswerLimits | undefined;
   stopped(): boolean;
   /** Nothing more fits in the budget: the cycle is paused until the next one. */
   stopForBudget(): void;
@@ -90,7 +94,7 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
     return null;
   };
 
-  const source = watchedRows(ctx.watch, ctx.plan, ctx.db);
+  const source = watchedRows(ctx.watch, ctx.plan, ctx.db, ctx.answers);
   try {
     for await (const batch of batches(source)) {
       if (ctx.stopped()) break;

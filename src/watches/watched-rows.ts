@@ -4,7 +4,9 @@
  * file's row is keyed by its request, as a launch row is; a CRM contact by its record id, so that what was
  * known of a contact survives an edit of its e-mail or name in the CRM.
  */
+
 import type { Kysely } from 'kysely';
+import type { AnswerLimits } from '../client/answer-budget.js';
 import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import { readRows } from '../launch/read-rows.js';
 import type { Database } from '../storage/database.js';
@@ -36,10 +38,11 @@ export async function* watchedRows(
   watch: WatchDefinition,
   plan: RequestPlan,
   db: Kysely<Database>,
+  answers?: AnswerLimits,
 ): AsyncGenerator<WatchedRow> {
   const { source } = watch;
   if (source.kind !== 'file') {
-    for await (const row of crmRows(source, db)) {
+    for await (const row of crmRows(source, db, answers)) {
       if (!('cells' in row)) continue;
       const where = `contact ${row.id}`;
       const built = buildRequest(plan, row.cells);
@@ -94,6 +97,7 @@ export async function countSource(
   watch: WatchDefinition,
   plan: RequestPlan,
   cycle: number,
+  answers?: AnswerLimits,
 ): Promise<SourceCount> {
   let valid = 0;
   let invalid = 0;
@@ -106,7 +110,7 @@ export async function countSource(
     pending += keys.length - done.size;
     keys = [];
   };
-  for await (const row of watchedRows(watch, plan, db)) {
+  for await (const row of watchedRows(watch, plan, db, answers)) {
     if (!('key' in row)) {
       invalid += 1;
       if (problems.length < PROBLEMS_SHOWN) problems.push(`${row.where}: ${row.problems.join('; ')}`);

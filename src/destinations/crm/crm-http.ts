@@ -4,6 +4,7 @@
  * an answer that is not a success into a `CrmError` the adapter's `classify` decides. Tries are retried by
  * the adapter's policy (`crm-retry.ts`). Credentials only ever go into the headers the adapter gives.
  */
+import { type AnswerLimits, answerCap, reserveAnswer } from '../../client/answer-budget.js';
 import { readCappedBody } from '../../client/read-capped-body.js';
 import { parseRetryAfterSeconds } from '../../client/retry-after.js';
 import { CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
@@ -42,6 +43,8 @@ export interface CrmHttpConfig {
   onHeaders?(headers: Headers): void;
   /** Largest answer read (default {@link DEFAULT_MAX_CRM_ANSWER_BYTES}). */
   readonly maxAnswerBytes?: number;
+  /** serve's answer budget and the plan's cap on one answer (lowers `maxAnswerBytes`); none: the cap alone. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /** The answer of a successful call (2xx, 207 included), its JSON body parsed but not yet checked. */
@@ -76,11 +79,26 @@ export function sendFailure(error: unknown, signal: AbortSignal, what?: string):
 /** Creates the client. */
 export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   const base = config.baseUrl.replace(/\/+$/, '');
-  const maxBytes = config.maxAnswerBytes ?? DEFAULT_MAX_CRM_ANSWER_BYTES;
+  const maxBytes = answerCap(config.maxAnswerBytes ?? DEFAULT_MAX_CRM_ANSWER_BYTES, config.answers);
   const once = async (method: string, path: string, body: unknown, signal: AbortSignal) => {
     await config.paceFor(path).wait(signal);
     config.counter.call();
-    let response: Response;
+    // The answer's bytes are held in serve's answer budget from before its body is read until it is parsed.
+    const held: { release?: () => void } = {};
+    try {
+      return await answerOf(method, path, body, signal, held);
+    } finally {
+      held.release?.();
+    }
+  };
+  const answerOf = async (
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    held: { release?: () => void },
+  ): Promise<CrmAnswer> => {
+    let response: Response | undefined;
     let text: string;
     try {
       response = await config.fetch(`${base}${path}`, {
@@ -95,6 +113,12 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
         redirect: 'manual',
         signal,
       });
+      held.release = await reserveAnswer(
+        config.answers,
+        response.headers.get('content-length'),
+        maxBytes,
+        signal,
+      );
       text = new TextDecoder().decode(
         await readCappedBody(response, {
           maxBytes,
@@ -103,6 +127,8 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
         }),
       );
     } catch (error) {
+      // An answer never read (the wait for the budget was cut short) must not hold its connection.
+      response?.body?.cancel().catch(() => undefined);
       throw sendFailure(error, signal);
     }
     config.onHeaders?.(response.headers);

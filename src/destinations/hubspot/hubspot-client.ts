@@ -4,6 +4,7 @@
  * retry policy (`hubspot-answer.ts`), and the daily allowance its headers report. The token only ever goes
  * into the Authorization header.
  */
+import type { AnswerLimits } from '../../client/answer-budget.js';
 import type { CallCounter } from '../crm/crm-counters.js';
 import { type CrmHttp, createCrmHttp } from '../crm/crm-http.js';
 import type { Pace } from '../shared-pace.js';
@@ -31,6 +32,8 @@ export interface HubSpotClientConfig {
   readonly counter: CallCounter;
   /** Methods sent once, never retried within a call (a task's create: no idempotency key). */
   readonly sendOnce?: readonly string[] | undefined;
+  /** serve's answer budget and the plan's cap on one answer, when given. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /** A paced, counted, retried HubSpot client. */
@@ -57,6 +60,7 @@ export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient 
         retryAfterMs: answer.retryAfterMs,
         tokenEnv: config.tokenEnv,
       }),
+    answers: config.answers,
     onHeaders(headers) {
       const left = dailyRemaining(headers);
       if (left !== undefined) config.counter.dailyRemaining(left);

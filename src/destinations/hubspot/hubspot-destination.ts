@@ -82,6 +82,7 @@ function clientOf(
     now: deps.now,
     counter,
     sendOnce,
+    answers: deps.answers,
   });
 }
 
@@ -94,7 +95,7 @@ function createHubSpotDestination(
   const client = clientOf(
     config,
     secrets,
-    { db: deps.database.db, fetch: deps.fetch, now: deps.now },
+    { db: deps.database.db, fetch: deps.fetch, now: deps.now, answers: deps.answers },
     counters,
   );
   const settings = syncSettingsOf(config);

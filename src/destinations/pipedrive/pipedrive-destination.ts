@@ -97,6 +97,7 @@ function createPipedriveDestination(
     counter: counters,
     retry: PIPEDRIVE_RETRY_POLICY,
     classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+    answers: deps.answers,
     onHeaders(headers) {
       const left = dailyBudget(headers);
       if (left === undefined) return;
@@ -167,6 +168,7 @@ function sideClientOf(
     counter: UNCOUNTED,
     retry: PIPEDRIVE_RETRY_POLICY,
     classify: (answer) => classifyTrouble({ ...answer, tokenEnv: config.token.env }),
+    answers: deps.answers,
   });
 }
 

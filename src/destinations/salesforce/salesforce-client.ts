@@ -8,6 +8,7 @@
  */
 
 import type { z } from 'zod';
+import { type AnswerLimits, answerCap, reserveAnswer } from '../../client/answer-budget.js';
 import { readCappedBody } from '../../client/read-capped-body.js';
 import { parseAnswer } from '../../contract/answer-shape.js';
 import { boundOutsideText } from '../../contract/outside-text.js';
@@ -66,6 +67,8 @@ export interface SalesforceClientConfig {
   readonly counter: CallCounter;
   readonly retry?: CrmRetryPolicy;
   readonly maxAnswerBytes?: number;
+  /** serve's answer budget and the plan's cap on one answer (lowers `maxAnswerBytes`); none: the cap alone. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
 /** One request: a JSON body, or CSV text (Bulk uploads). */
@@ -103,6 +106,7 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
   const base = `/services/data/v${config.apiVersion}`;
   const policy = config.retry ?? salesforceRetryPolicy();
   const allocation: AllocationState = { usage: undefined, at: undefined };
+  const maxBytes = answerCap(config.maxAnswerBytes ?? DEFAULT_ANSWER_MAX_BYTES, config.answers);
 
   const attempt = async (request: SalesforceRequest, signal: AbortSignal): Promise<SalesforceAnswer> => {
     // A reading older than the probe interval holds nothing back: this call is the probe that reads it anew.
@@ -131,8 +135,10 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
       };
       if (request.json !== undefined) headers['content-type'] = 'application/json';
       if (request.csv !== undefined) headers['content-type'] = 'text/csv';
-      let response: Response;
+      let response: Response | undefined;
       let text: string;
+      // Held in serve's answer budget from before the body is read until it is text (and again in `json`).
+      let release: (() => void) | undefined;
       try {
         config.counter.call();
         response = await config.fetch(`${session.instanceUrl}${path}`, {
@@ -149,15 +155,20 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
           allocation.at = config.now();
           config.counter.dailyRemaining(usage.max - usage.used);
         }
+        release = await reserveAnswer(
+          config.answers,
+          response.headers.get('content-length'),
+          maxBytes,
+          signal,
+        );
         text = new TextDecoder().decode(
-          await readCappedBody(response, {
-            maxBytes: config.maxAnswerBytes ?? DEFAULT_ANSWER_MAX_BYTES,
-            signal,
-            what: `Salesforce's answer to ${what}`,
-          }),
+          await readCappedBody(response, { maxBytes, signal, what: `Salesforce's answer to ${what}` }),
         );
       } catch (error) {
+        response?.body?.cancel().catch(() => undefined);
         throw sendFailure(error, signal, what);
+      } finally {
+        release?.();
       }
       if (response.status === 401 && !regranted) {
         // No refresh token, no expiry: a refused session is renewed once by the grant, then replayed (§4).
@@ -181,14 +192,21 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
     request,
     async json(schema, req, signal) {
       const answer = await request(req, signal);
-      let value: unknown;
+      // Held in serve's answer budget again while parsed (its text is at most the cap: a character a byte or more).
+      const release = await config.answers?.budget.acquire(answer.text.length, signal);
+      let parsed: ReturnType<typeof parseAnswer<typeof schema>>;
       try {
-        value = answer.text === '' ? undefined : JSON.parse(answer.text);
-      } catch {
-        value = Symbol('not JSON');
+        let value: unknown;
+        try {
+          value = answer.text === '' ? undefined : JSON.parse(answer.text);
+        } catch {
+          value = Symbol('not JSON');
+        }
+        // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
+        parsed = parseAnswer(schema, value, req.maxItems);
+      } finally {
+        release?.();
       }
-      // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
-      const parsed = parseAnswer(schema, value, req.maxItems);
       if (!parsed.ok) {
         throw new CrmError(answer.status, {
           kind: 'retry',

@@ -102,7 +102,7 @@ function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
 function clientOf(
   config: SalesforceDestinationConfig,
   secrets: readonly string[],
-  deps: Pick<DestinationDeps, 'fetch' | 'now'>,
+  deps: Pick<DestinationDeps, 'fetch' | 'now' | 'answers'>,
   counter: CallCounter,
   retry?: CrmRetryPolicy,
 ): SalesforceClient {
@@ -124,6 +124,7 @@ function clientOf(
     now: deps.now,
     counter,
     retry,
+    answers: deps.answers,
   });
 }
 

@@ -4,6 +4,7 @@
  * {@link PartStack}, which closes them last first, on shutdown or when a later part fails to start.
  */
 import type { Logger } from 'pino';
+import type { AnswerLimits } from '../../client/answer-budget.js';
 import type { Client } from '../../client/create-client.js';
 import type { HooksyncConfig } from '../../config/load-config.js';
 import type { ReceiverMetrics } from '../../receiver/create-metrics.js';
@@ -32,6 +33,8 @@ export interface ServeContext {
   readonly store: JobStore;
   /** The service's client, when an account is configured (config/check-serve-config.ts). */
   readonly client: Client | undefined;
+  /** The one answer budget (the client's too) and the plan's cap on one CRM or source answer. */
+  readonly answers: AnswerLimits;
   /** Deliveries being received right now: work beside receiving yields to them. */
   readonly receiving: () => number;
   /** Told when the store committed jobs (their outbox events are due): the dispatcher listens. */

@@ -25,6 +25,7 @@ export const startDispatch: ServePart = async (context) => {
       logger,
       now,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      answers: context.answers,
       telemetry: options.telemetry,
       metrics: createDestinationMetrics(metrics.registry, {
         db: database.db,

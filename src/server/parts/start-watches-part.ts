@@ -29,6 +29,7 @@ export const startWatchesPart: ServePart = async (context) => {
     clock: options.watchClock ?? SYSTEM_CLOCK,
     webhookUrl: config.publicUrl === undefined ? undefined : joinUrl(config.publicUrl, '/webhooks'),
     telemetry: options.telemetry,
+    answers: context.answers,
   });
   return running;
 };

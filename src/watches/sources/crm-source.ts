@@ -9,7 +9,9 @@
  * (`hs_object_id`, `sf_id`) in custom_fields. The watch's own `map` and `carry` read the CRM's fields by
  * their names on top of that (a `map` of a field replaces the source's own), `set` applies as for a file.
  */
+
 import type { Kysely } from 'kysely';
+import type { AnswerLimits } from '../../client/answer-budget.js';
 import type { ContactQuery, ContactReader } from '../../destinations/destination-type.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import { CrmError } from '../../errors.js';
@@ -117,6 +119,7 @@ export function fieldsRead(reader: ContactReader, entries: RequestPlanEntries): 
 export async function* crmRows(
   source: CrmSource,
   db: Kysely<Database>,
+  answers?: AnswerLimits,
 ): AsyncGenerator<SourceRow & { readonly id?: string }> {
   const { reader } = source;
   const { columns } = reader;
@@ -126,6 +129,7 @@ export async function* crmRows(
       db,
       now: Date.now,
       fetch: globalThis.fetch,
+      answers,
     })) {
       line += 1;
       const cells: Record<string, string> = { ...contact.cells, [reader.idKey]: contact.id };
