@@ -19,10 +19,16 @@ export interface LargeRevealUpstream {
 
 const PLACEHOLDER = '00000000-0000-4000-8000-000000000000';
 
-/** Starts the upstream; each answer holds `rounds` funding rounds (about 120 bytes each). */
-export async function startLargeRevealUpstream(rounds: number): Promise<LargeRevealUpstream> {
+/**
+ * Starts the upstream; each answer holds `rounds` funding rounds, each about 120 bytes plus
+ * `roundNameBytes` (default 8: "Series A").
+ */
+export async function startLargeRevealUpstream(
+  rounds: number,
+  roundNameBytes = 8,
+): Promise<LargeRevealUpstream> {
   const round = {
-    round_name: 'Series A',
+    round_name: 'Series A'.padEnd(roundNameBytes, '+'),
     round_date: '2020-01-01',
     investor_count: 2,
     amount_raised_usd: 1000000,
