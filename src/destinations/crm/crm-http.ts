@@ -52,11 +52,16 @@ export interface CrmAnswer {
 
 /** A paced, counted, retried CRM client. */
 export interface CrmHttp {
+  /**
+   * One call (tried again by the retry policy). `answerSignal`: what the answer is awaited under once the
+   * call is sent, when not `signal` (a create's answer outlives the attempt's timeout: its id is needed).
+   */
   request(
     method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body: unknown,
     signal: AbortSignal,
+    answerSignal?: AbortSignal,
   ): Promise<CrmAnswer>;
 }
 
@@ -77,8 +82,19 @@ export function sendFailure(error: unknown, signal: AbortSignal, what?: string):
 export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   const base = config.baseUrl.replace(/\/+$/, '');
   const maxBytes = config.maxAnswerBytes ?? DEFAULT_MAX_CRM_ANSWER_BYTES;
-  const once = async (method: string, path: string, body: unknown, signal: AbortSignal) => {
+  /**
+   * One try: paced and sent under `signal`; its answer awaited under `answer` (a create's answer, whose id
+   * only it tells, is read to its end even when the attempt's time ran out meanwhile).
+   */
+  const once = async (
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    answer: AbortSignal = signal,
+  ) => {
     await config.paceFor(path).wait(signal);
+    if (signal.aborted) throw sendFailure(signal.reason, signal);
     config.counter.call();
     let response: Response;
     let text: string;
@@ -93,17 +109,17 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         redirect: 'manual',
-        signal,
+        signal: answer,
       });
       text = new TextDecoder().decode(
         await readCappedBody(response, {
           maxBytes,
-          signal,
+          signal: answer,
           what: `${config.crm}'s answer to ${method} ${path}`,
         }),
       );
     } catch (error) {
-      throw sendFailure(error, signal);
+      throw sendFailure(error, answer);
     }
     config.onHeaders?.(response.headers);
     if (response.status >= 200 && response.status < 300) {
@@ -128,7 +144,9 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
     throw new CrmError(response.status, trouble);
   };
   return {
-    request: (method, path, body, signal) =>
-      withCrmRetries(policyFor(config.retry, method), signal, () => once(method, path, body, signal)),
+    request: (method, path, body, signal, answerSignal) =>
+      withCrmRetries(policyFor(config.retry, method), signal, () =>
+        once(method, path, body, signal, answerSignal),
+      ),
   };
 }
