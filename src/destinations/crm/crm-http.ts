@@ -145,7 +145,8 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   };
   return {
     request: (method, path, body, signal, answerSignal) =>
-      withCrmRetries(policyFor(config.retry, method), signal, () =>
+      // The tries stop at the answer's signal: the attempt's is heeded before each send (`once`).
+      withCrmRetries(policyFor(config.retry, method), answerSignal ?? signal, () =>
         once(method, path, body, signal, answerSignal),
       ),
   };
