@@ -93,14 +93,7 @@ export async function attemptEvents(
       rows === undefined ? delivery : { ...delivery, rows: await rows(delivery.jobId) },
     ),
   );
-  // A timer of our own, not AbortSignal.timeout: AbortSignal.any holds its sources weakly (Node 20), and a
-  // timeout signal nothing else references is collected with its timer, so the attempt never timed out.
-  const timer = new AbortController();
-  const timeout = setTimeout(
-    () => timer.abort(new DOMException('The attempt timed out', 'TimeoutError')),
-    context.timeoutMs,
-  );
-  const signal = AbortSignal.any([timer.signal, stop]);
+  const signal = AbortSignal.any([AbortSignal.timeout(context.timeoutMs), stop]);
   const started = performance.now();
   const planOf = (event: ClaimedEvent, result: AttemptResult, stopped: boolean): OutcomePlan =>
     stopped && result.outcome !== 'delivered'
@@ -124,7 +117,6 @@ export async function attemptEvents(
     // other: never an event handed back at once, which would be a loop of calls (issue 43).
     ready.map((): AttemptResult => ({ outcome: 'retry', status: null, error: thrownText(error) })),
   );
-  clearTimeout(timeout);
   const stopped = stop.aborted;
   if (!stopped || results.every((result) => result.outcome === 'delivered')) {
     context.metrics?.attemptSeconds.observe({ destination: name }, (performance.now() - started) / 1000);
