@@ -55,11 +55,16 @@ export interface CrmAnswer {
 
 /** A paced, counted, retried CRM client. */
 export interface CrmHttp {
+  /**
+   * One call (tried again by the retry policy). `answerSignal`: what the answer is awaited under once the
+   * call is sent, when not `signal` (a create's answer outlives the attempt's timeout: its id is needed).
+   */
   request(
     method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body: unknown,
     signal: AbortSignal,
+    answerSignal?: AbortSignal,
   ): Promise<CrmAnswer>;
 }
 
@@ -80,13 +85,24 @@ export function sendFailure(error: unknown, signal: AbortSignal, what?: string):
 export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   const base = config.baseUrl.replace(/\/+$/, '');
   const maxBytes = answerCap(config.maxAnswerBytes ?? DEFAULT_MAX_CRM_ANSWER_BYTES, config.answers);
-  const once = async (method: string, path: string, body: unknown, signal: AbortSignal) => {
+  /**
+   * One try: paced and sent under `signal`; its answer awaited under `answer` (a create's answer, whose id
+   * only it tells, is read to its end even when the attempt's time ran out meanwhile).
+   */
+  const once = async (
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    answer: AbortSignal = signal,
+  ) => {
     await config.paceFor(path).wait(signal);
+    if (signal.aborted) throw sendFailure(signal.reason, signal);
     config.counter.call();
     // The answer's bytes are held in serve's answer budget from before its body is read until it is parsed.
     const held: { release?: () => void } = {};
     try {
-      return await answerOf(method, path, body, signal, held);
+      return await answerOf(method, path, body, answer, held);
     } finally {
       held.release?.();
     }
@@ -95,7 +111,7 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
     method: string,
     path: string,
     body: unknown,
-    signal: AbortSignal,
+    answer: AbortSignal,
     held: { release?: () => void },
   ): Promise<CrmAnswer> => {
     let response: Response | undefined;
@@ -111,25 +127,25 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         redirect: 'manual',
-        signal,
+        signal: answer,
       });
       held.release = await reserveAnswer(
         config.answers,
         response.headers.get('content-length'),
         maxBytes,
-        signal,
+        answer,
       );
       text = new TextDecoder().decode(
         await readCappedBody(response, {
           maxBytes,
-          signal,
+          signal: answer,
           what: `${config.crm}'s answer to ${method} ${path}`,
         }),
       );
     } catch (error) {
       // An answer never read (the wait for the budget was cut short) must not hold its connection.
       response?.body?.cancel().catch(() => undefined);
-      throw sendFailure(error, signal);
+      throw sendFailure(error, answer);
     }
     config.onHeaders?.(response.headers);
     if (response.status >= 200 && response.status < 300) {
@@ -154,7 +170,10 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
     throw new CrmError(response.status, trouble);
   };
   return {
-    request: (method, path, body, signal) =>
-      withCrmRetries(policyFor(config.retry, method), signal, () => once(method, path, body, signal)),
+    request: (method, path, body, signal, answerSignal) =>
+      // The tries stop at the answer's signal: the attempt's is heeded before each send (`once`).
+      withCrmRetries(policyFor(config.retry, method), answerSignal ?? signal, () =>
+        once(method, path, body, signal, answerSignal),
+      ),
   };
 }

@@ -97,6 +97,16 @@ async function writeFound(
     signal,
   });
   const writable = inputs.filter((input) => found.get(input.key)?.kind !== 'ambiguous');
+  // A record known only by its carried id has no key to remember it by.
+  const keyless = new Set(inputs.filter((input) => input.keyless === true).map((input) => input.key));
+  // Each create's id is recorded once its call is answered (a kill then loses at most the call in flight).
+  const recorded = new Set<string>();
+  const created = async (ids: ReadonlyMap<string, string>) => {
+    const keyed = new Map([...ids].filter(([key]) => !keyless.has(key)));
+    if (dryRun || store === undefined || keyed.size === 0) return;
+    await store.record(object, keyed);
+    for (const key of keyed.keys()) recorded.add(key);
+  };
   const written = await writeRecords({
     adapter,
     object,
@@ -107,13 +117,12 @@ async function writeFound(
     definitions: await run.definitions(object),
     dryRun,
     signal,
+    created,
   });
   const byKey = new Map(writable.map((input, at) => [input.key, written.outcomes[at]!]));
   const ids = new Map<string, string>();
-  // A record known only by its carried id has no key to remember it by.
-  const keyless = new Set(inputs.filter((input) => input.keyless === true).map((input) => input.key));
   for (const [key, outcome] of byKey)
-    if (outcome.action !== 'failed' && outcome.id !== undefined && !keyless.has(key))
+    if (outcome.action !== 'failed' && outcome.id !== undefined && !keyless.has(key) && !recorded.has(key))
       ids.set(key, outcome.id);
   if (!dryRun) await store?.record(object, ids);
   const outcomes = inputs.map((input): WriteOutcome => {

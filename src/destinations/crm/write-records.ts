@@ -77,6 +77,11 @@ export async function writeRecords(options: {
   readonly definitions: ReadonlyMap<string, FieldDefinition> | undefined;
   readonly dryRun: boolean;
   readonly signal: AbortSignal;
+  /**
+   * Called after each write call with what it created (key → record id), before the next call goes: the
+   * ids are kept as soon as the CRM tells them, not once every record of the object is written.
+   */
+  readonly created?: ((ids: ReadonlyMap<string, string>) => Promise<void>) | undefined;
 }): Promise<{ outcomes: WriteOutcome[]; calls: number }> {
   const { adapter, object, inputs, signal } = options;
   if (inputs.length === 0) return { outcomes: [], calls: 0 };
@@ -182,6 +187,12 @@ export async function writeRecords(options: {
           error: result?.error ?? `${adapter.name} did not return the record`,
         };
     });
+    const created = new Map<string, string>();
+    for (const { index, request } of batch) {
+      const outcome = outcomes[index]!;
+      if (outcome.action === 'create' && outcome.id !== undefined) created.set(request.key, outcome.id);
+    }
+    if (created.size > 0) await options.created?.(created);
   };
   const { bulk } = adapter.limits;
   const whole = bulk !== undefined && pending.length > bulk.above;

@@ -61,6 +61,12 @@ const KEPT = 10_000;
  */
 const NAME_HITS = 3;
 
+/**
+ * How long a create's answer is awaited once sent, whatever the attempt's timeout: its id, recorded in the
+ * key → id map, is what keeps the next event needing the key from creating the record again.
+ */
+const CREATE_ANSWER_MS = 30_000;
+
 /** Keys one `GET /{id}?custom_fields=` may name (SDK: at most 15). */
 const CUSTOM_FIELDS_PER_GET = 15;
 
@@ -235,7 +241,14 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     const path =
       id === undefined ? RECORDS_PATH[object] : `${RECORDS_PATH[object]}/${encodeURIComponent(id)}`;
     if (id === undefined && body.name === undefined) body.name = request.key;
-    const answer = await client.request(id === undefined ? 'POST' : 'PATCH', path, body, signal);
+    // A create's answer is awaited even past the attempt's timeout: lost, its record would be made twice.
+    const answer = await client.request(
+      id === undefined ? 'POST' : 'PATCH',
+      path,
+      body,
+      signal,
+      id === undefined ? AbortSignal.timeout(CREATE_ANSWER_MS) : signal,
+    );
     const written = checkAnswer(recordSchema, answer, {
       crm: 'Pipedrive',
       call: `${id === undefined ? 'POST' : 'PATCH'} ${RECORDS_PATH[object]}`,

@@ -53,8 +53,12 @@ export interface PipedriveStandIn {
   readonly calls: SeenCall[];
   /** Tokens spent today. */
   spent(): number;
-  /** Answers the next matching call with `status` and `body` instead (once). */
-  failNext(match: { method?: string; path: RegExp }, status: number, body: string | object): void;
+  /** Answers the next matching call (`sent`: its request body matches too) with `status` and `body` instead (once). */
+  failNext(
+    match: { method?: string; path: RegExp; sent?: RegExp },
+    status: number,
+    body: string | object,
+  ): void;
   /**
    * Handles the next matching call (a create is made) but loses its answer (once): answers `status` with an
    * error body, or drops the connection (`'drop'`); `then` runs once the call was handled.
@@ -64,6 +68,8 @@ export interface PipedriveStandIn {
     answer: number | 'drop',
     then?: () => void,
   ): void;
+  /** Handles the next matching call at once (a create is made) and sends its answer `ms` later (once). */
+  delayAnswerToNext(match: { method?: string; path: RegExp }, ms: number): void;
   /** Holds every answer this long before the call is handled (a process killed while it waits). */
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -152,8 +158,15 @@ export async function startPipedriveStandIn(
   let limitedUntil = 0;
   let ignored = 0;
   let blockedUntil = 0;
-  const faults: Array<{ method?: string; path: RegExp; status: number; body: string | object }> = [];
+  const faults: Array<{
+    method?: string;
+    path: RegExp;
+    sent?: RegExp;
+    status: number;
+    body: string | object;
+  }> = [];
   const lost: Array<{ method?: string; path: RegExp; answer: number | 'drop'; then?: () => void }> = [];
+  const delayed: Array<{ method?: string; path: RegExp; ms: number }> = [];
 
   const remaining = () => Math.max(0, dailyTokens - spent);
   const dailyHeaders = (res: ServerResponse) => {
@@ -518,7 +531,10 @@ export async function startPipedriveStandIn(
       res.setHeader('x-ratelimit-remaining', String(burst - sent.length));
       res.setHeader('x-ratelimit-reset', '2');
       const fault = faults.findIndex(
-        (f) => (f.method === undefined || f.method === method) && f.path.test(url.pathname),
+        (f) =>
+          (f.method === undefined || f.method === method) &&
+          f.path.test(url.pathname) &&
+          (f.sent === undefined || f.sent.test(Buffer.concat(chunks).toString('utf8'))),
       );
       if (fault >= 0) {
         const [f] = faults.splice(fault, 1);
@@ -578,8 +594,16 @@ export async function startPipedriveStandIn(
         });
         return seen(l!.answer, answer.tokens);
       }
-      dailyHeaders(res);
-      json(res, answer.status, answer.body);
+      const delay = delayed.findIndex(
+        (d) => (d.method === undefined || d.method === method) && d.path.test(url.pathname),
+      );
+      const send = () => {
+        if (res.destroyed) return;
+        dailyHeaders(res);
+        json(res, answer.status, answer.body);
+      };
+      if (delay >= 0) setTimeout(send, delayed.splice(delay, 1)[0]!.ms);
+      else send();
       seen(answer.status, answer.tokens);
     };
   });
@@ -598,9 +622,13 @@ export async function startPipedriveStandIn(
       faults.push({
         ...(match.method !== undefined ? { method: match.method } : {}),
         path: match.path,
+        ...(match.sent !== undefined ? { sent: match.sent } : {}),
         status,
         body,
       });
+    },
+    delayAnswerToNext(match, ms) {
+      delayed.push({ ...(match.method !== undefined ? { method: match.method } : {}), path: match.path, ms });
     },
     loseAnswerToNext(match, answer, then) {
       lost.push({

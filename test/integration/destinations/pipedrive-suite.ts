@@ -336,6 +336,42 @@ export function definePipedriveSuite(provision: Provision): void {
       expect(recorded.map((r) => r.record_id)).toContain(String(orgs()[0]!.id));
     });
 
+  it("a create answered after the attempt's timeout is recorded: the retry updates it, never creates it again", async () => {
+    const keys = createFields();
+    const configured = await configure({
+      timeout: '2s',
+      retry: { schedule: ['50ms', '50ms', '50ms', '50ms'] },
+    });
+    // Pipedrive makes the organization at once and answers 5 s later, past the attempt's 2 s; its search
+    // does not see it for a minute.
+    pd.delayAnswerToNext({ method: 'POST', path: /organizations$/ }, 5_000);
+    await world.storeFixture('company-reveal');
+    await deliverAll(configured);
+    expect(orgs().map((o) => o.custom_fields[keys.domain])).toEqual(['acme-robotics.com']);
+    const [event] = await events();
+    expect(event!.status).toBe('delivered');
+    expect(pd.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/organizations'))).toHaveLength(1);
+    const recorded = await world.database.db.selectFrom('crm_record_ids').selectAll().execute();
+    expect(recorded.map((r) => r.record_id)).toContain(String(orgs()[0]!.id));
+  });
+
+  it("a person created before the batch's next create failed is recorded: the retry does not create it again", async () => {
+    createFields();
+    const configured = await configure({ retry: { schedule: ['50ms', '50ms'] } });
+    // The search's two persons: Lena is created, then Tobias's create fails whole (the attempt is retried).
+    pd.failNext({ method: 'POST', path: /persons$/, sent: /Tobias/ }, 500, { success: false, error: 'oops' });
+    await world.storeFixture('search-contact');
+    await deliverAll(configured);
+    const names = pd.store
+      .live('persons')
+      .map((p) => String(p.name))
+      .sort();
+    expect(names).toEqual(['Lena Vogel', 'Tobias Brandt']);
+    const [event] = await events();
+    expect([event!.status, event!.attempts]).toEqual(['delivered', 2]);
+    expect(pd.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/persons'))).toHaveLength(3);
+  });
+
   it('a daily 429 defers the events until the reset', async () => {
     createFields();
     const configured = await configure();
