@@ -33,11 +33,36 @@ export function unitsOf(operation: LaunchOperation, request: Record<string, unkn
   return typeof request.page_size === 'number' && request.page_size > 0 ? request.page_size : 10;
 }
 
+/** Where a RUNNING answer's reservation waits for its job's finished copy (LaunchBudget, a watch's CycleBudget). */
+export interface ReservationHolder {
+  hold(jobId: string, reservation: Reservation): void;
+}
+
+/**
+ * Settles `reservation` by the answer to its call (launch and watches alike): at the job's price when the
+ * answer says one; else held, under the job id by `holder` while the job runs (its finished copy will say the
+ * price), and at what it reserved when the job is over (no later copy will say more).
+ */
+export function settleReservation(
+  reservation: Reservation,
+  answer: { readonly job_id: string; readonly status: string; readonly response: { readonly job: unknown } },
+  operation: LaunchOperation,
+  holder: ReservationHolder | undefined,
+): void {
+  const { job } = answer.response;
+  const total = totalUsdOf(job);
+  // A search is priced per person of its page; an answer without persons found none.
+  if (typeof total === 'number')
+    reservation.settle(total, operation === 'search' ? (personsOf(job) ?? 0) : 1);
+  else if (!isTerminalStatus(answer.status) && holder !== undefined) holder.hold(answer.job_id, reservation);
+  else reservation.hold();
+}
+
 /** Re-checking the store for finished copies of held jobs at most this often. */
 const STORE_CHECK_INTERVAL_MS = 1000;
 
 /** The budget of one launch run. */
-export class LaunchBudget {
+export class LaunchBudget implements ReservationHolder {
   readonly budget: SpendBudget;
   readonly #db: Kysely<Database>;
   readonly #operation: LaunchOperation;

@@ -12,7 +12,7 @@ import type { Database } from '../storage/database.js';
 import { buildRequest, type RequestPlan } from './build-request.js';
 import type { Launcher, LaunchResult } from './create-launcher.js';
 import type { DispatchScope, DispatchTracker } from './dispatch-tracker.js';
-import { LaunchBudget, personsOf, totalUsdOf } from './launch-budget.js';
+import { LaunchBudget, personsOf, settleReservation, totalUsdOf } from './launch-budget.js';
 import { launchRequest, stoppingReasonOf } from './launch-call.js';
 import {
   claimLaunchRow,
@@ -232,9 +232,8 @@ export async function runLaunch(deps: LaunchDeps, options: LaunchOptions): Promi
     }
     if (reservation !== undefined) {
       if (outcome.state === 'failed') reservation.release();
-      else if (typeof total === 'number') reservation.settle(total, outcome.resultCount ?? 1);
-      // RUNNING (no price yet), or an answer that may have bought a job: the reservation stays.
-      else if (result !== undefined) budget?.hold(result.job_id, reservation);
+      else if (result !== undefined) settleReservation(reservation, result, operation.name, budget);
+      // An answer that may have bought a job, none read: the reservation stays.
       else reservation.hold();
     }
     await writer.submit((trx) => recordLaunchOutcome(trx, key, outcome, new Date(now())));

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { isTerminalStatus } from '../contract/enums.js';
 import { StorageError } from '../errors.js';
 import type { Launcher, LaunchResult } from '../launch/create-launcher.js';
-import { personsOf, totalUsdOf } from '../launch/launch-budget.js';
+import { settleReservation, totalUsdOf } from '../launch/launch-budget.js';
 import { launchRequest, stoppingReasonOf } from '../launch/launch-call.js';
 import type { Reservation } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
@@ -91,16 +91,7 @@ export async function checkRow(
   const costMicros = typeof total === 'number' ? Math.round(total * 1e6) : 0;
   // RUNNING: what the job finds and costs is recorded once its finished copy is stored (settle-pending.ts).
   const pending = !isTerminalStatus(result.status);
-  if (reservation !== undefined) {
-    if (typeof total === 'number') {
-      reservation.settle(total, watch.operation.name === 'search' ? (personsOf(job) ?? 0) : 1);
-    } else if (pending && ctx.budget !== undefined) {
-      ctx.budget.hold(result.job_id, reservation);
-    } else {
-      // Finished without a readable price: no finished copy will say more; it counts at its reservation.
-      reservation.hold();
-    }
-  }
+  if (reservation !== undefined) settleReservation(reservation, result, watch.operation.name, ctx.budget);
   ctx.spent(costMicros);
   const outcome = await recordCheck(
     db,

@@ -4,12 +4,12 @@
  * what it cost (settle-pending.ts reads it from the job store), and the checks of this cycle that an
  * earlier run left pending (a restart) are reserved again before any new check is admitted.
  */
-import { unitsOf } from '../launch/launch-budget.js';
+import { type ReservationHolder, unitsOf } from '../launch/launch-budget.js';
 import type { LaunchOperation } from '../launch/launch-operations.js';
 import { type Reservation, SpendBudget } from '../launch/spend-budget.js';
 
 /** The budget of one run of a cycle. */
-export class CycleBudget {
+export class CycleBudget implements ReservationHolder {
   readonly #spend: SpendBudget;
   readonly #operation: LaunchOperation;
   readonly #held = new Map<string, Reservation>();

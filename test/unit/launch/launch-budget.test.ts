@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LaunchBudget } from '../../../src/launch/launch-budget.js';
+import { LaunchBudget, settleReservation } from '../../../src/launch/launch-budget.js';
+import { type Reservation, SpendBudget } from '../../../src/launch/spend-budget.js';
 import { createJobStore } from '../../../src/storage/job-store/job-store.js';
 import type { HooksyncDatabase } from '../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../src/storage/open-migrated-database.js';
@@ -77,5 +78,63 @@ describe('LaunchBudget', () => {
     expect(budget.budget.priceOf('search')).toBeCloseTo(0.02);
     // A page of 250 reserves 250 × $0.02.
     expect((await budget.reserve({ page_size: 250 }, () => false))?.usd).toBeCloseTo(5);
+  });
+});
+
+describe('settleReservation', () => {
+  const answer = (status: string, output: unknown) => ({
+    job_id: JOB,
+    status,
+    response: { job: { status, output } },
+  });
+  const holder = () => {
+    const held: string[] = [];
+    return {
+      held,
+      hold: (jobId: string, reservation: Reservation) => {
+        held.push(jobId);
+        reservation.hold();
+      },
+    };
+  };
+
+  it('settles at the answer’s price, a search per person of its page', () => {
+    const budget = new SpendBudget({ capUsd: 1, estimatesUsd: { search: 0.01, 'job-change': 0.05 } });
+    settleReservation(
+      budget.tryReserve('search', 10) as Reservation,
+      answer('SUCCEEDED', { persons: [{}, {}, {}, {}], usage: { total_usd: 0.08 } }),
+      'search',
+      undefined,
+    );
+    expect(budget.spentUsd).toBeCloseTo(0.08);
+    expect(budget.priceOf('search')).toBeCloseTo(0.02);
+    const empty = budget.tryReserve('search', 10) as Reservation;
+    settleReservation(empty, answer('SUCCEEDED', { usage: { total_usd: 0 } }), 'search', undefined);
+    expect(budget.reservedUsd).toBe(0);
+  });
+
+  it('holds a RUNNING answer under its job id, and a finished one without a price at what it reserved', () => {
+    const budget = new SpendBudget({ capUsd: 1, estimatesUsd: { 'job-change': 0.05 } });
+    const running = holder();
+    settleReservation(
+      budget.tryReserve('job-change') as Reservation,
+      answer('RUNNING', {}),
+      'job-change',
+      running,
+    );
+    expect(running.held).toEqual([JOB]);
+    const finished = holder();
+    for (const output of [{}, { usage: { total_usd: -1 } }]) {
+      settleReservation(
+        budget.tryReserve('job-change') as Reservation,
+        answer('SUCCEEDED', output),
+        'job-change',
+        finished,
+      );
+    }
+    expect(finished.held).toEqual([]);
+    expect(budget.held).toBe(3);
+    expect(budget.reservedUsd).toBeCloseTo(0.15);
+    expect(budget.spentUsd).toBe(0);
   });
 });
