@@ -1,8 +1,10 @@
 /**
  * One cycle of a watch: every valid row of its source checked once, spread evenly over what is left of the
  * period (or at once, in the foreground), through the launcher and so through the client's pacer, which
- * keeps the account's rate whoever else launches. The source is read again after each pass, so that rows
- * added meanwhile are checked in the running cycle and rows removed are not. A row counts as checked once
+ * keeps the account's rate whoever else launches. Each pass reads the source once and counts it as it reads
+ * (a CRM's contacts are not listed once more to be counted); the source is read again after a pass that
+ * checked rows, so that rows added meanwhile are checked in the running cycle and rows removed are not,
+ * except a CRM's spread pass, which ends with the period, where the next cycle's reading begins. A row counts as checked once
  * its answer is recorded (watch-store.ts); a cycle taken up again after a crash checks only the rows not
  * yet recorded: at most the few that were in flight are sent twice. A RUNNING answer counts as the row's
  * check; its finished job is observed once it is stored (settle-pending.ts), and until then holds its
@@ -12,27 +14,27 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AnswerLimits } from '../client/answer-budget.js';
-import { StorageError } from '../errors.js';
+import type { RequestPlan } from '../launch/build-request.js';
 import type { Launcher } from '../launch/create-launcher.js';
-import { unitsOf } from '../launch/launch-budget.js';
+import type { Reservation } from '../launch/spend-budget.js';
 import type { Database } from '../storage/database.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { checkRow } from './check-row.js';
-import { CycleBudget } from './cycle-budget.js';
+import { type BuiltRow, checkRow } from './check-row.js';
+import type { CycleBudget } from './cycle-budget.js';
+import { warnInvalid, warnOverrun } from './cycle-warnings.js';
 import type { WatchDefinition } from './load-watches.js';
-import { reportAbandonedSearches } from './plays/abandon-successor-searches.js';
 import { hasPlays } from './plays/play-store.js';
-import { runningSearchesIn, runSuccessorSearches, settleSuccessorSearches } from './plays/run-successors.js';
-import { reclaimTaskPlays, runTaskPlays } from './plays/run-tasks.js';
-import { hasPendingChecks, pendingChecksIn } from './record-check.js';
-import { runPass } from './run-pass.js';
+import { runSuccessorSearches, settleSuccessorSearches } from './plays/run-successors.js';
+import { runTaskPlays } from './plays/run-tasks.js';
+import { hasPendingWork, takeCycleUp } from './resume-cycle.js';
+import { type PassContext, runPass } from './run-pass.js';
 import { PENDING_CHECK_INTERVAL_MS, settlePendingChecks } from './settle-pending.js';
 import { WatchSourceError } from './sources/crm-source.js';
 import { traceCycle } from './trace-cycle.js';
 import type { WatchClock } from './watch-clock.js';
 import { planForCycle } from './watch-plan.js';
-import { finishCycle, getCycle, noteOverrun, setCycleRows, type WatchCycle } from './watch-store.js';
-import { countSource, type SourceCount, sourceName } from './watched-rows.js';
+import { finishCycle, getCycle, setCycleRows, type WatchCycle } from './watch-store.js';
+import { countSource, type SourceCount } from './watched-rows.js';
 
 /** Checks in flight at once for one watch: enough to keep the pacer busy at the full rate. */
 export const DEFAULT_WATCH_CONCURRENCY = 4;
@@ -64,8 +66,12 @@ export type CycleStop = 'quota' | 'max_usd' | 'auth' | 'source' | 'interrupted';
 /** Progress within a pass. */
 export interface CycleProgress {
   readonly watch: string;
+  /** Checks of this pass ended. */
   readonly done: number;
-  readonly total: number;
+  /** Checks the pass expects (a file's count, a CRM's last reading); undefined when not known up front. */
+  readonly total: number | undefined;
+  /** Valid rows of the source read so far by this pass. */
+  readonly read: number;
   readonly usd: number;
 }
 
@@ -99,10 +105,6 @@ function usd(micros: number | string): number {
   return Math.round(Number(micros)) / 1e6;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Runs (or takes up again) `cycle` of `watch` until its rows are checked or it stops. */
 export async function runCycle(
   watch: WatchDefinition,
@@ -114,248 +116,305 @@ export async function runCycle(
     const { telemetry, ...untraced } = deps;
     return traceCycle(telemetry, watch.name, begun.cycle, () => runCycle(watch, begun, untraced, options));
   }
-  const { db, logger, clock } = deps;
-  const rate = deps.rate ?? DEFAULT_WATCH_RATE;
-  const cycleNo = begun.cycle;
-  const nowIso = (): string => new Date(clock.now()).toISOString();
-  const endsAtMs = Date.parse(begun.ends_at);
-  const plan = planForCycle(watch, Date.parse(begun.started_at), deps.webhookUrl);
-  let budget: CycleBudget | undefined;
-  let spentMicros = 0;
+  return (await CycleRun.open(watch, begun, deps, options)).run();
+}
 
-  // Pending checks first: what finished meanwhile counts before this run's budget is drawn up.
-  let pendingKnown =
-    (await hasPendingChecks(db, watch.name)) ||
-    (watch.plays.successor !== undefined && (await hasPlays(db, watch.name, ['running'], 'successor')));
-  let settledAtMs = Number.NEGATIVE_INFINITY;
-  // Plays to carry out: checked at the start, then after any check or settlement that recorded changes.
-  let playsDue = watch.plays.successor !== undefined || watch.plays.task !== undefined;
-  const settle = async (force: boolean): Promise<boolean> => {
-    if (!force && (!pendingKnown || clock.now() - settledAtMs < PENDING_CHECK_INTERVAL_MS)) return false;
-    settledAtMs = clock.now();
+/** Where a run of the cycle stands: running, or stopped for a reason (it then starts nothing more). */
+type CycleState = { readonly phase: 'running' } | { readonly phase: 'stopped'; readonly reason: CycleStop };
+
+/**
+ * One run of a cycle: its passes (run-pass.ts) call back into it to check a row, settle pending checks, carry
+ * out plays and stop; what changes as it runs is its state, the money spent, and what is pending or due.
+ */
+class CycleRun implements PassContext {
+  readonly cycle: number;
+  readonly db: Kysely<Database>;
+  readonly clock: WatchClock;
+  readonly plan: RequestPlan;
+  readonly concurrency: number;
+  readonly spread: boolean;
+  readonly endsAtMs: number;
+  readonly halt = new AbortController();
+  readonly answers: AnswerLimits | undefined;
+  readonly #deps: CycleDeps;
+  readonly #options: CycleOptions;
+  readonly #begun: WatchCycle;
+  #state: CycleState = { phase: 'running' };
+  #spentMicros: number;
+  /** Whether any check or search may be pending, and when the store was last looked at for them. */
+  #pending: { known: boolean; lookedAtMs: number };
+  /** Plays to carry out: at the start, then after any check or settlement that recorded changes. */
+  #playsDue: boolean;
+
+  private constructor(
+    readonly watch: WatchDefinition,
+    begun: WatchCycle,
+    readonly budget: CycleBudget | undefined,
+    pending: boolean,
+    deps: CycleDeps,
+    options: CycleOptions,
+  ) {
+    this.#deps = deps;
+    this.#options = options;
+    this.#begun = begun;
+    this.cycle = begun.cycle;
+    this.db = deps.db;
+    this.clock = deps.clock;
+    this.plan = planForCycle(watch, Date.parse(begun.started_at), deps.webhookUrl);
+    this.concurrency = deps.concurrency ?? DEFAULT_WATCH_CONCURRENCY;
+    this.spread = options.spread;
+    this.endsAtMs = Date.parse(begun.ends_at);
+    this.answers = deps.answers;
+    this.#spentMicros = Number(begun.usd_micros);
+    this.#pending = { known: pending, lookedAtMs: Number.NEGATIVE_INFINITY };
+    this.#playsDue = watch.plays.successor !== undefined || watch.plays.task !== undefined;
+  }
+
+  /** Takes the cycle up (resume-cycle.ts) and starts this run of it. */
+  static async open(
+    watch: WatchDefinition,
+    begun: WatchCycle,
+    deps: CycleDeps,
+    options: CycleOptions,
+  ): Promise<CycleRun> {
+    const taken = await takeCycleUp(
+      watch,
+      begun,
+      deps.db,
+      deps.logger,
+      new Date(deps.clock.now()).toISOString(),
+    );
+    return new CycleRun(watch, taken.cycle, taken.budget, taken.pending, deps, options);
+  }
+
+  stopped(): boolean {
+    return this.#state.phase === 'stopped';
+  }
+
+  stopForBudget(): void {
+    this.#stop(
+      'max_usd',
+      `watch "${this.watch.name}": max_usd_per_cycle ${this.watch.maxUsdPerCycle} reached ($${usd(this.#spentMicros)} spent); paused until the next cycle`,
+    );
+  }
+
+  stopForSource(error: WatchSourceError): void {
+    this.#stop(
+      'source',
+      `watch "${this.watch.name}": its source ${error.message}; paused until the next cycle`,
+    );
+  }
+
+  async settle(force: boolean): Promise<boolean> {
+    const { db, watch } = this;
+    const { logger } = this.#deps;
+    const now = this.clock.now();
+    if (!force && (!this.#pending.known || now - this.#pending.lookedAtMs < PENDING_CHECK_INTERVAL_MS))
+      return false;
+    this.#pending.lookedAtMs = now;
+    const nowIso = this.#nowIso();
     const settled = [
-      ...(await settlePendingChecks(db, watch, { nowIso: nowIso(), logger })),
+      ...(await settlePendingChecks(db, watch, { nowIso, logger })),
       ...(watch.plays.successor === undefined
         ? []
-        : await settleSuccessorSearches(db, watch, { nowIso: nowIso(), logger })),
+        : await settleSuccessorSearches(db, watch, { nowIso, logger })),
     ];
-    if (settled.length > 0)
-      playsDue ||= watch.plays.task !== undefined || watch.plays.successor !== undefined;
+    if (settled.length === 0) return false;
+    this.#playsDue ||= watch.plays.task !== undefined || watch.plays.successor !== undefined;
     for (const check of settled) {
-      if (check.cycle !== cycleNo) continue;
-      budget?.settle(check.jobId, check.totalUsd, check.units);
-      spentMicros += Math.round((check.totalUsd ?? 0) * 1e6);
+      if (check.cycle !== this.cycle) continue;
+      this.budget?.settle(check.jobId, check.totalUsd, check.units);
+      this.#spentMicros += Math.round((check.totalUsd ?? 0) * 1e6);
     }
-    if (settled.length > 0) {
-      pendingKnown =
-        (await hasPendingChecks(db, watch.name)) ||
-        (watch.plays.successor !== undefined && (await hasPlays(db, watch.name, ['running'], 'successor')));
+    this.#pending.known = await hasPendingWork(db, watch);
+    return true;
+  }
+
+  /** Carries out the plays due (successor searches within the budget, CRM tasks); `force`: whatever is due. */
+  async plays(force = false): Promise<void> {
+    if (!this.#playsDue && !force) return;
+    this.#playsDue = false;
+    const { watch, db } = this;
+    const { logger, launcher, fetch } = this.#deps;
+    // A stopped cycle spends nothing more; its searches wait for the next one (tasks cost the service nothing).
+    if (watch.plays.successor !== undefined && !this.stopped()) {
+      const run = await runSuccessorSearches({
+        watch,
+        cycle: this.cycle,
+        db,
+        launcher,
+        logger,
+        now: this.clock.now,
+        budget: this.budget,
+        webhookUrl: this.#deps.webhookUrl,
+        stop: (reason, message) => this.#stop(reason, message),
+        spent: (micros) => this.#spend(micros),
+      });
+      // Held back by the budget: tried again after the next check (room may have been freed).
+      if (run.blocked) this.#playsDue = true;
+      if (await hasPlays(db, watch.name, ['running'], 'successor')) this.#pending.known = true;
     }
-    return settled.length > 0;
-  };
-  // A run that died while it made a task leaves it claimed: this run (holding the lease) looks for it first.
-  if (watch.plays.task !== undefined) await reclaimTaskPlays(db, watch.name, nowIso());
-  // A search such a run claimed is never sent again: reported failed (abandoned) instead of claimed forever.
-  await reportAbandonedSearches(db, watch, nowIso(), logger);
-  if (pendingKnown) await settle(true);
-  const cycle = (await getCycle(db, watch.name, cycleNo)) ?? begun;
-  spentMicros = Number(cycle.usd_micros);
-  if (watch.maxUsdPerCycle !== undefined) {
-    // What earlier runs of this cycle spent counts, and what they left pending is reserved again.
-    budget = new CycleBudget(Math.max(0, watch.maxUsdPerCycle - spentMicros / 1e6), watch.operation.name);
-    const owed = await pendingChecksIn(db, watch.name, cycleNo);
-    const set = Object.fromEntries(watch.entries.set ?? []) as Record<string, unknown>;
-    budget.owe(
-      owed.map((check) => check.jobId),
-      unitsOf(watch.operation.name, set),
-    );
-    if (watch.plays.successor !== undefined) {
-      budget.owe(
-        await runningSearchesIn(db, watch.name, cycleNo),
-        watch.plays.successor.maxPerChange + 1,
-        'search',
-      );
+    if (watch.plays.task !== undefined) {
+      await runTaskPlays({ watch, db, logger, now: this.clock.now, fetch }, this.#options.signal);
     }
   }
 
-  const halt = new AbortController();
-  let stopped: CycleStop | null = null;
-  const stop = (reason: CycleStop, message: string): void => {
-    if (stopped !== null) return;
-    stopped = reason;
-    if (reason !== 'interrupted') logger.warn({ watch: watch.name, cycle: cycleNo, reason }, message);
-    halt.abort();
-  };
-  const onAbort = (): void => stop('interrupted', 'interrupted');
-  options.signal.addEventListener('abort', onAbort, { once: true });
-  if (options.signal.aborted) onAbort();
-  const sourceMessage = (error: WatchSourceError): string =>
-    `watch "${watch.name}": its source ${error.message}; paused until the next cycle`;
-
-  const check = (row: Parameters<typeof checkRow>[1], reservation: Parameters<typeof checkRow>[2]) =>
-    checkRow(
+  check(row: BuiltRow, reservation: Reservation | undefined): Promise<void> {
+    return checkRow(
       {
-        watch,
-        cycle: cycleNo,
-        db,
-        launcher: deps.launcher,
-        logger,
-        now: clock.now,
-        budget,
-        stop,
-        spent: (micros) => {
-          spentMicros += micros;
-        },
+        watch: this.watch,
+        cycle: this.cycle,
+        db: this.db,
+        launcher: this.#deps.launcher,
+        logger: this.#deps.logger,
+        now: this.clock.now,
+        budget: this.budget,
+        stop: (reason, message) => this.#stop(reason, message),
+        spent: (micros) => this.#spend(micros),
         pending: () => {
-          pendingKnown = true;
+          this.#pending.known = true;
         },
         played: () => {
-          playsDue = true;
+          this.#playsDue = true;
         },
       },
       row,
       reservation,
     );
-  /** Carries out the plays due (successor searches within the budget, CRM tasks); `force`: whatever the flag. */
-  const plays = async (force = false): Promise<void> => {
-    if (!playsDue && !force) return;
-    playsDue = false;
-    // A stopped cycle spends nothing more; its searches wait for the next one (tasks cost the service nothing).
-    if (watch.plays.successor !== undefined && stopped === null) {
-      const run = await runSuccessorSearches({
-        watch,
-        cycle: cycleNo,
-        db,
-        launcher: deps.launcher,
-        logger,
-        now: clock.now,
-        budget,
-        webhookUrl: deps.webhookUrl,
-        stop,
-        spent: (micros) => {
-          spentMicros += micros;
-        },
-      });
-      // Held back by the budget: tried again after the next check (room may have been freed).
-      if (run.blocked) playsDue = true;
-      if (await hasPlays(db, watch.name, ['running'], 'successor')) pendingKnown = true;
-    }
-    if (watch.plays.task !== undefined) {
-      await runTaskPlays({ watch, db, logger, now: clock.now, fetch: deps.fetch }, options.signal);
-    }
-  };
-  const passContext = {
-    watch,
-    cycle: cycleNo,
-    db,
-    clock,
-    plan,
-    concurrency: deps.concurrency ?? DEFAULT_WATCH_CONCURRENCY,
-    answers: deps.answers,
-    spread: options.spread,
-    endsAtMs,
-    halt,
-    budget,
-    stopped: () => stopped !== null,
-    stopForBudget: () =>
-      stop(
-        'max_usd',
-        `watch "${watch.name}": max_usd_per_cycle ${watch.maxUsdPerCycle} reached ($${usd(spentMicros)} spent); paused until the next cycle`,
-      ),
-    stopForSource: (error: WatchSourceError) => stop('source', sourceMessage(error)),
-    settle,
-    plays,
-    check,
-    progress: (done: number, total: number) =>
-      options.onProgress?.({ watch: watch.name, done, total, usd: usd(spentMicros) }),
-  };
+  }
 
-  let invalid = 0;
-  let duplicates = 0;
-  let rows = cycle.rows;
-  await plays();
-  try {
-    for (let first = true; stopped === null; first = false) {
-      let count: SourceCount;
-      try {
-        count = await countSource(db, watch, plan, cycleNo, deps.answers);
-      } catch (error) {
-        if (error instanceof StorageError) throw error;
-        stop(
-          'source',
-          error instanceof WatchSourceError
-            ? sourceMessage(error)
-            : `watch "${watch.name}": its source ${sourceName(watch)} cannot be read (${describe(error)}); paused until the next cycle`,
-        );
-        break;
-      }
-      invalid = count.invalid;
-      rows = count.valid;
-      await setCycleRows(db, watch.name, cycleNo, count.valid, nowIso());
-      if (first) await warnOnce(watch, cycle, count, { db, logger, rate, spread: options.spread, clock });
-      if (count.pending === 0) break;
-      const { started, folded } = await runPass(passContext, count.pending);
-      duplicates += folded;
-      if (started === 0) break;
+  progress(done: number, expected: number | undefined, read: number): void {
+    this.#options.onProgress?.({
+      watch: this.watch.name,
+      done,
+      total: expected,
+      read,
+      usd: usd(this.#spentMicros),
+    });
+  }
+
+  /** The passes, then (unless interrupted) the last settlements and plays, and the cycle's end recorded. */
+  async run(): Promise<CycleSummary> {
+    const { signal } = this.#options;
+    const onAbort = (): void => this.#stop('interrupted', 'interrupted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    let read: SourceRead;
+    try {
+      await this.plays();
+      read = await this.#passes();
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
-  } finally {
-    options.signal.removeEventListener('abort', onAbort);
+    const finished = !(this.#state.phase === 'stopped' && this.#state.reason === 'interrupted');
+    if (finished) {
+      await this.settle(true);
+      await this.plays(true);
+      await finishCycle(this.db, this.watch.name, this.cycle, this.#stopReason(), this.#nowIso());
+    }
+    const after = (await getCycle(this.db, this.watch.name, this.cycle)) ?? this.#begun;
+    return {
+      watch: this.watch.name,
+      cycle: this.cycle,
+      rows: read.rows,
+      invalid: read.invalid,
+      checked: after.checked,
+      baseline: after.baseline,
+      changes: after.changes,
+      usd: usd(after.usd_micros),
+      stopped: this.#stopReason(),
+      duplicates: read.duplicates,
+      finished,
+    };
   }
-  const finished = stopped !== 'interrupted';
-  if (finished) {
-    await settle(true);
-    await plays(true);
-    await finishCycle(db, watch.name, cycleNo, stopped, nowIso());
+
+  /**
+   * Passes until one checks nothing, each reading the source once. A file is counted before each pass (a
+   * local read; its count is exact); a CRM is not: its pass is spread by the rows its last reading held (a
+   * first cycle spread over its period counts it once), and counts itself as it reads.
+   */
+  async #passes(): Promise<SourceRead> {
+    const { watch, db } = this;
+    const read = { rows: this.#begun.rows, invalid: 0, duplicates: 0 };
+    for (let first = true; !this.stopped(); first = false) {
+      let expected: number | undefined;
+      if (watch.source.kind === 'file' || (first && this.spread && (await this.#lastRows()) === undefined)) {
+        let count: SourceCount;
+        try {
+          count = await countSource(db, watch, this.plan, this.cycle, this.answers);
+        } catch (error) {
+          if (!(error instanceof WatchSourceError)) throw error;
+          this.stopForSource(error);
+          break;
+        }
+        read.rows = count.valid;
+        read.invalid = count.invalid;
+        await setCycleRows(db, watch.name, this.cycle, count.valid, this.#nowIso());
+        if (first) warnInvalid(this.#deps.logger, watch.name, this.cycle, count);
+        if (count.pending === 0) break;
+        expected = count.pending;
+      } else if (first) {
+        const rows = await this.#lastRows();
+        expected = rows === undefined ? undefined : Math.max(0, rows - this.#begun.checked);
+      }
+      if (first && expected !== undefined && this.spread) {
+        await warnOverrun(
+          { db, logger: this.#deps.logger, watch: watch.name, cycle: this.cycle },
+          {
+            pending: expected,
+            rate: this.#deps.rate ?? DEFAULT_WATCH_RATE,
+            leftMs: this.endsAtMs - this.clock.now(),
+          },
+        );
+      }
+      const pass = await runPass(this, expected);
+      read.duplicates += pass.folded;
+      if (pass.complete) {
+        read.rows = pass.tally.valid;
+        read.invalid = pass.tally.invalid;
+        await setCycleRows(db, watch.name, this.cycle, pass.tally.valid, this.#nowIso());
+        if (first && watch.source.kind !== 'file')
+          warnInvalid(this.#deps.logger, watch.name, this.cycle, pass.tally);
+      }
+      if (pass.started === 0) break;
+      // A CRM's spread pass ends with the period, and the next cycle reads the CRM as it starts: what was
+      // added meanwhile is checked then, not by a second reading of the same contacts minutes earlier.
+      if (this.spread && watch.source.kind !== 'file') break;
+    }
+    return read;
   }
-  const after = (await getCycle(db, watch.name, cycleNo)) ?? cycle;
-  return {
-    watch: watch.name,
-    cycle: cycleNo,
-    rows,
-    invalid,
-    checked: after.checked,
-    baseline: after.baseline,
-    changes: after.changes,
-    usd: usd(after.usd_micros),
-    stopped,
-    duplicates,
-    finished,
-  };
+
+  /** Valid rows of the source at its last reading: this cycle's, else the cycle before's; undefined: none. */
+  async #lastRows(): Promise<number | undefined> {
+    if (this.#begun.rows > 0) return this.#begun.rows;
+    const before = this.cycle > 1 ? await getCycle(this.db, this.watch.name, this.cycle - 1) : undefined;
+    return before === undefined || before.rows === 0 ? undefined : before.rows;
+  }
+
+  #stop(reason: CycleStop, message: string): void {
+    if (this.#state.phase === 'stopped') return;
+    this.#state = { phase: 'stopped', reason };
+    if (reason !== 'interrupted')
+      this.#deps.logger.warn({ watch: this.watch.name, cycle: this.cycle, reason }, message);
+    this.halt.abort();
+  }
+
+  #stopReason(): CycleStop | null {
+    return this.#state.phase === 'stopped' ? this.#state.reason : null;
+  }
+
+  #spend(micros: number): void {
+    this.#spentMicros += micros;
+  }
+
+  #nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
 }
 
-/** Says once what a cycle's first reading found wrong: invalid rows, and a period too short for the rate. */
-async function warnOnce(
-  watch: WatchDefinition,
-  cycle: WatchCycle,
-  count: SourceCount,
-  context: {
-    db: Kysely<Database>;
-    logger: Logger;
-    rate: { readonly requests: number; readonly perMs: number };
-    spread: boolean;
-    clock: WatchClock;
-  },
-): Promise<void> {
-  const { logger, rate } = context;
-  if (count.invalid > 0) {
-    logger.warn(
-      { watch: watch.name, cycle: cycle.cycle, invalid: count.invalid, problems: count.problems },
-      `watch "${watch.name}": ${count.invalid} rows of its source are invalid and are not checked (${count.problems.join(' | ')})`,
-    );
-  }
-  if (!context.spread || count.pending === 0) return;
-  const needMs = (count.pending * rate.perMs) / rate.requests;
-  const leftMs = Date.parse(cycle.ends_at) - context.clock.now();
-  if (needMs <= leftMs || !(await noteOverrun(context.db, watch.name, cycle.cycle))) return;
-  logger.warn(
-    {
-      watch: watch.name,
-      cycle: cycle.cycle,
-      rows: count.pending,
-      rate: `${rate.requests}/${rate.perMs / 1000}s`,
-      need_ms: Math.round(needMs),
-      left_ms: Math.max(0, Math.round(leftMs)),
-    },
-    `watch "${watch.name}": ${count.pending} rows at ${rate.requests} per ${rate.perMs / 1000}s take ${Math.ceil(needMs / 60_000)} min, longer than the ${Math.max(0, Math.round(leftMs / 60_000))} min left of its period; the cycle runs at the rate and the next one starts when it ends`,
-  );
+/** What the passes read of the source: its valid and invalid rows, and the rows folded as duplicates. */
+interface SourceRead {
+  rows: number;
+  invalid: number;
+  duplicates: number;
 }

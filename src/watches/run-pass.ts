@@ -1,7 +1,8 @@
 /**
- * One pass of a cycle over its source: the rows not checked in the cycle yet, a few in flight at once,
- * spread evenly over what is left of the period (with R rows left and T left of the period, the next check
- * is T/(R+1) after this one) or at once, each admitted by the cycle's budget before it is sent.
+ * One pass of a cycle over its source, read once: the rows not checked in the cycle yet, a few in flight at
+ * once, spread evenly over what is left of the period (with R rows left and T left of the period, the next
+ * check is T/(R+1) after this one; R from what the cycle expects, as the pass cannot know before it has read)
+ * or at once, each admitted by the cycle's budget before it is sent. The pass counts what it reads.
  */
 
 import type { Kysely } from 'kysely';
@@ -16,7 +17,7 @@ import { PENDING_CHECK_INTERVAL_MS } from './settle-pending.js';
 import { WatchSourceError } from './sources/crm-source.js';
 import type { WatchClock } from './watch-clock.js';
 import { keysCheckedIn } from './watch-store.js';
-import { batches, watchedRows } from './watched-rows.js';
+import { batches, SourceTally, watchedRows } from './watched-rows.js';
 
 /** What a pass needs from its cycle. */
 export interface PassContext {
@@ -44,13 +45,19 @@ export interface PassContext {
   /** Carries out the plays that changes started meanwhile (successor searches, CRM tasks). */
   plays?(): Promise<void>;
   check(row: BuiltRow, reservation: Reservation | undefined): Promise<void>;
-  progress(done: number, total: number): void;
+  /** `expected`: the rows the pass expected to check (undefined: not known); `read`: valid rows read so far. */
+  progress(done: number, expected: number | undefined, read: number): void;
 }
 
-/** What a pass did: checks started, and rows folded into a check of the same key (duplicates in the source). */
+/**
+ * What a pass did: checks started, rows folded into a check of the same key (duplicates in the source), and
+ * what it read of the source (`complete`: all of it, so the tally is the source's count).
+ */
 export interface PassResult {
   readonly started: number;
   readonly folded: number;
+  readonly tally: SourceTally;
+  readonly complete: boolean;
 }
 
 /**
@@ -58,13 +65,15 @@ export interface PassResult {
  * key was recorded, is in flight, or came earlier in the same batch is folded into that check, not paid for
  * again.
  */
-export async function runPass(ctx: PassContext, pending: number): Promise<PassResult> {
+export async function runPass(ctx: PassContext, expected: number | undefined): Promise<PassResult> {
   const { clock, budget } = ctx;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   let started = 0;
   let folded = 0;
-  let remaining = pending;
+  let remaining = expected ?? 0;
+  let complete = false;
+  const tally = new SourceTally();
   // Keys of the checks started but not known recorded at the last look at the database, and those since ended:
   // bounded by the concurrency and a batch, not by the source.
   const unrecorded = new Set<string>();
@@ -96,7 +105,7 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
 
   const source = watchedRows(ctx.watch, ctx.plan, ctx.db, ctx.answers);
   try {
-    for await (const batch of batches(source)) {
+    for await (const batch of batches(source, tally)) {
       if (ctx.stopped()) break;
       const keys = batch.map((row) => row.key);
       // Checks that ended before this look are in the database (a check records before it ends).
@@ -132,7 +141,7 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
           .finally(() => {
             ended.push(row.key);
             inFlight.delete(running);
-            ctx.progress(started - inFlight.size, pending);
+            ctx.progress(started - inFlight.size, expected, tally.valid);
           });
         inFlight.add(running);
         unrecorded.add(row.key);
@@ -145,6 +154,8 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
       }
       if (failure !== undefined) break;
     }
+    // The pass stops reading only when the cycle stops (the halt is aborted by a stop or a failure).
+    complete = !ctx.stopped() && failure === undefined;
   } catch (error) {
     // A CRM that fails between two readings stops the cycle as a failed reading does (run-cycle.ts).
     if (!(error instanceof WatchSourceError)) throw error;
@@ -154,5 +165,5 @@ export async function runPass(ctx: PassContext, pending: number): Promise<PassRe
     await source.return(undefined);
   }
   if (failure !== undefined) throw failure;
-  return { started, folded };
+  return { started, folded, tally, complete };
 }

@@ -7,11 +7,12 @@
 
 import type { Kysely } from 'kysely';
 import type { AnswerLimits } from '../client/answer-budget.js';
+import { StorageError } from '../errors.js';
 import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import { readRows } from '../launch/read-rows.js';
 import type { Database } from '../storage/database.js';
 import type { WatchDefinition } from './load-watches.js';
-import { crmRows, crmSourceName } from './sources/crm-source.js';
+import { crmRows, crmSourceName, WatchSourceError } from './sources/crm-source.js';
 import { watchRowKey } from './watch-plan.js';
 import { keysCheckedIn } from './watch-store.js';
 
@@ -32,13 +33,29 @@ export function sourceName(watch: WatchDefinition): string {
 
 /**
  * The source's rows, built with the cycle's plan, streamed. `db` holds a CRM destination's shared pace.
- * A CRM that fails while read throws WatchSourceError (sources/crm-source.ts).
+ * A source that fails while read (a CRM that refuses, a file that cannot be read) throws WatchSourceError
+ * naming it; a broken database throws its StorageError.
  */
 export async function* watchedRows(
   watch: WatchDefinition,
   plan: RequestPlan,
   db: Kysely<Database>,
   answers?: AnswerLimits,
+): AsyncGenerator<WatchedRow> {
+  try {
+    yield* builtRows(watch, plan, db, answers);
+  } catch (error) {
+    if (error instanceof StorageError || error instanceof WatchSourceError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new WatchSourceError(`${sourceName(watch)} cannot be read (${reason})`, { cause: error });
+  }
+}
+
+async function* builtRows(
+  watch: WatchDefinition,
+  plan: RequestPlan,
+  db: Kysely<Database>,
+  answers: AnswerLimits | undefined,
 ): AsyncGenerator<WatchedRow> {
   const { source } = watch;
   if (source.kind !== 'file') {
@@ -67,12 +84,30 @@ export async function* watchedRows(
   }
 }
 
-/** The valid rows, in batches of the size looked up in the database at once. */
+/** What a reading of the source met so far: valid and invalid rows, the first problems. */
+export class SourceTally {
+  valid = 0;
+  invalid = 0;
+  readonly problems: string[] = [];
+
+  add(row: WatchedRow): void {
+    if ('key' in row) {
+      this.valid += 1;
+      return;
+    }
+    this.invalid += 1;
+    if (this.problems.length < PROBLEMS_SHOWN) this.problems.push(`${row.where}: ${row.problems.join('; ')}`);
+  }
+}
+
+/** The valid rows, in batches of the size looked up in the database at once; each row counted in `tally`. */
 export async function* batches(
   rows: AsyncGenerator<WatchedRow>,
+  tally: SourceTally = new SourceTally(),
 ): AsyncGenerator<Array<Extract<WatchedRow, { key: string }>>> {
   let batch: Array<Extract<WatchedRow, { key: string }>> = [];
   for await (const row of rows) {
+    tally.add(row);
     if (!('key' in row)) continue;
     batch.push(row);
     if (batch.length >= BATCH) {
@@ -99,27 +134,16 @@ export async function countSource(
   cycle: number,
   answers?: AnswerLimits,
 ): Promise<SourceCount> {
-  let valid = 0;
-  let invalid = 0;
+  const tally = new SourceTally();
   let pending = 0;
-  const problems: string[] = [];
-  let keys: string[] = [];
-  const flush = async (): Promise<void> => {
-    if (keys.length === 0) return;
-    const done = await keysCheckedIn(db, watch.name, cycle, keys);
-    pending += keys.length - done.size;
-    keys = [];
-  };
-  for await (const row of watchedRows(watch, plan, db, answers)) {
-    if (!('key' in row)) {
-      invalid += 1;
-      if (problems.length < PROBLEMS_SHOWN) problems.push(`${row.where}: ${row.problems.join('; ')}`);
-      continue;
-    }
-    valid += 1;
-    keys.push(row.key);
-    if (keys.length >= BATCH) await flush();
+  for await (const batch of batches(watchedRows(watch, plan, db, answers), tally)) {
+    const done = await keysCheckedIn(
+      db,
+      watch.name,
+      cycle,
+      batch.map((row) => row.key),
+    );
+    pending += batch.length - done.size;
   }
-  await flush();
-  return { valid, invalid, pending, problems };
+  return { valid: tally.valid, invalid: tally.invalid, pending, problems: tally.problems };
 }

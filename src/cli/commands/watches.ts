@@ -232,7 +232,9 @@ async function runCommand(
             if (!ctx.interactive || Date.now() - lastDraw < 100) return;
             lastDraw = Date.now();
             ctx.stderr.write(
-              `\r${watch.name}: ${progress.done}/${progress.total} checked, $${progress.usd}   `,
+              progress.total === undefined
+                ? `\r${watch.name}: ${progress.done} checked, ${progress.read} read, $${progress.usd}   `
+                : `\r${watch.name}: ${progress.done}/${progress.total} checked, $${progress.usd}   `,
             );
           },
         },
