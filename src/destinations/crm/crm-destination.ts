@@ -109,18 +109,19 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
     const both = await loaded();
     const { recordId } = options.shape;
     const ofJobs = deliveries.filter((delivery) => delivery.change === undefined);
+    const changes = deliveries.flatMap((delivery) =>
+      delivery.change === undefined ? [] : [delivery.change],
+    );
     // Beside a call, the answer is taken as it comes, not after the rows.
-    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId, beside ? 20 : undefined);
-    let next = 0;
-    const rows = [];
-    for (const [event, delivery] of deliveries.entries()) {
-      rows.push({
-        event,
-        ...(delivery.change === undefined
-          ? jobRows[next++]!
-          : await changeRows(deps.database.db, both, delivery.change, recordId)),
-      });
-    }
+    const pauseEvery = beside ? 20 : undefined;
+    const jobRows = await crmRows(deps.database.db, both, ofJobs, recordId, pauseEvery);
+    const changed = await changeRows(deps.database.db, both, changes, recordId, pauseEvery);
+    let nextJob = 0;
+    let nextChange = 0;
+    const rows = deliveries.map((delivery, event) => ({
+      event,
+      ...(delivery.change === undefined ? jobRows[nextJob++]! : changed[nextChange++]!),
+    }));
     return mapRecords(rows, settings.keys, options.shape);
   };
   const sync = (

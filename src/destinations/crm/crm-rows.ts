@@ -3,7 +3,7 @@
  * files users import: hubspot-companies and hubspot-contacts, salesforce-accounts and salesforce-contacts,
  * ...), the contacts' with their employer's domain and name and the person's id added for the company key,
  * the link and a watch's change. A watch's change (`watch_change`) is mapped through the same templates,
- * from the job that found it (changeRows).
+ * from the job that found it, a batch of changes read at once (changeRows).
  */
 import type { Kysely } from 'kysely';
 import { exportJobRows, exportRows, templateHeader } from '../../export/export-rows.js';
@@ -76,32 +76,26 @@ export async function loadCrmTemplates(
   };
 }
 
-async function rowsOf(db: Kysely<Database>, template: ExportTemplate, jobId: string, everyStatus = false) {
-  const header = templateHeader(template);
-  const rows: Array<Record<string, string>> = [];
-  const options = { jobId, all: true, ...(everyStatus ? { jobChangeStatuses: 'all' as const } : {}) };
-  for await (const cells of exportRows(db, template, options)) {
-    rows.push(Object.fromEntries(header.map((column, index) => [column, cells[index] ?? ''])));
-  }
-  return rows;
-}
-
 /** Job ids a query names at most (far under SQLite's and Postgres's limits on bound values). */
 const JOBS_PER_QUERY = 500;
 
-/** The rows of `jobIds` under `template`, by job: one query per {@link JOBS_PER_QUERY} jobs. */
+/**
+ * The rows of `jobIds` under `template`, by job: one query per {@link JOBS_PER_QUERY} jobs; `'all'`: whatever
+ * their job change status (the template's filter otherwise).
+ */
 async function rowsByJob(
   db: Kysely<Database>,
   template: ExportTemplate,
   jobIds: readonly string[],
   pauseEvery: number | undefined,
+  jobChangeStatuses?: 'all',
 ) {
   const header = templateHeader(template);
   let read = 0;
   const byJob = new Map<string, Array<Record<string, string>>>();
   const unique = [...new Set(jobIds)];
   for (let start = 0; start < unique.length; start += JOBS_PER_QUERY) {
-    const options = { jobIds: unique.slice(start, start + JOBS_PER_QUERY), all: true };
+    const options = { jobIds: unique.slice(start, start + JOBS_PER_QUERY), all: true, jobChangeStatuses };
     for await (const { jobId, cells } of exportJobRows(db, template, options)) {
       read += 1;
       if (pauseEvery !== undefined && read % pauseEvery === 0)
@@ -175,7 +169,8 @@ function textOf(value: unknown): string {
 }
 
 /**
- * A watch's change as rows of the contacts template, read from the job that found it (docs/watches.md):
+ * Watch changes as rows of the contacts template, each read from the job that found it, for the whole batch
+ * at once (docs/watches.md):
  * - a job change's change (`moved`, `left`, `returned`, `title`, or a reported `baseline`): the job's
  *   person row, whatever its status (the templates' status filter keeps moved and left only), **update
  *   only**: the contact is found (carried id, ids found before, key, search) and never created. A check
@@ -188,32 +183,58 @@ function textOf(value: unknown): string {
 export async function changeRows(
   db: Kysely<Database>,
   templates: CrmTemplates,
-  change: EventChange,
+  changes: readonly EventChange[],
   recordIdColumn?: string,
-): Promise<Omit<EventRows, 'event'>> {
-  const after = fieldsOf(change.after);
+  pauseEvery?: number,
+): Promise<Array<Omit<EventRows, 'event'>>> {
+  const ofPersons = (wanted: boolean) =>
+    changes.filter((change) => (fieldsOf(change.after).status === undefined) === wanted).map((c) => c.job_id);
+  // One read per kind of change for the whole batch: a search's persons under the template's status filter,
+  // a job change's person whatever its status.
+  const persons = ofPersons(true);
+  const moves = ofPersons(false);
+  const searched: Map<string, Array<Record<string, string>>> = persons.length === 0
+    ? new Map()
+    : await rowsByJob(db, templates.contacts, persons, pauseEvery);
+  const checked: Map<string, Array<Record<string, string>>> = moves.length === 0
+    ? new Map()
+    : await rowsByJob(db, templates.contacts, moves, pauseEvery, 'all');
+  return changes.map((change) => {
+    const after = fieldsOf(change.after);
+    const rows = (after.status === undefined ? searched : checked).get(change.job_id);
+    return rowsOfChange(
+      change,
+      after,
+      (rows ?? []).map((row) => ({ ...row })),
+      recordIdColumn,
+    );
+  });
+}
+
+function rowsOfChange(
+  change: EventChange,
+  after: Readonly<Record<string, unknown>>,
+  jobRows: Array<Record<string, string>>,
+  recordIdColumn: string | undefined,
+): Omit<EventRows, 'event'> {
   const refused = (reason: string) => ({ companies: [], contacts: [], updateOnly: true, refused: reason });
   if (after.status === undefined) {
     const personId = normalizePersonId(textOf(after.id));
     if (personId === undefined) return refused(`watch change ${change.id} names no person`);
-    const contacts = (await rowsOf(db, templates.contacts, change.job_id)).filter(
-      (row) => normalizePersonId(row[PERSON_ID_COLUMN]) === personId,
-    );
+    const contacts = jobRows.filter((row) => normalizePersonId(row[PERSON_ID_COLUMN]) === personId);
     if (recordIdColumn !== undefined) for (const row of contacts) row[recordIdColumn] = '';
     if (contacts.length === 0)
       return refused(`watch change ${change.id}: its job ${change.job_id} no longer holds the person`);
     return { companies: [], contacts: contacts.slice(0, 1), updateOnly: false };
   }
-  const contacts = await rowsOf(db, templates.contacts, change.job_id, true);
-  if (contacts.length === 0)
+  if (jobRows.length === 0)
     return refused(`watch change ${change.id}: its job ${change.job_id} is no longer stored`);
+  const [contact] = jobRows;
   if (after.status === 'no_change') {
-    for (const row of contacts) {
-      row[COMPANY_DOMAIN_COLUMN] = textOf(after.company_domain);
-      row[COMPANY_NAME_COLUMN] = textOf(after.company_name);
-    }
+    contact![COMPANY_DOMAIN_COLUMN] = textOf(after.company_domain);
+    contact![COMPANY_NAME_COLUMN] = textOf(after.company_name);
   }
-  return { companies: [], contacts: contacts.slice(0, 1), updateOnly: true };
+  return { companies: [], contacts: [contact!], updateOnly: true };
 }
 
 /**
