@@ -205,6 +205,41 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       expect(added).not.toBe(ids[1]);
     }, 60_000);
 
+    it('reads the CRM once a cycle in serve, counting as it reads; `watches run` once more for contacts added', async () => {
+      const emails = ['ann.lee@acme.com', 'bo.chen@acme.com', 'cy.diaz@acme.com'];
+      for (const email of emails) {
+        hs.seed('contacts', { email, lifecyclestage: 'customer' });
+        h.sim.setJobChange(person(email), { job_change_status: 'no_change' });
+      }
+      const watch = await hubspotWatch({});
+      const searches = () => hs.calls().filter((c) => c.path === '/crm/v3/objects/contacts/search').length;
+      // The first cycle has no earlier reading to spread its checks by: it counts the contacts, then passes.
+      expect(await cycle(watch)).toMatchObject({ cycle: 1, rows: 3, checked: 3, stopped: null });
+      expect(searches()).toBe(2);
+      // Spread by the rows the last reading held: the pass is the only reading, and its count is the cycle's.
+      hs.seed('contacts', { email: 'ed.fox@acme.com', lifecyclestage: 'customer' });
+      h.sim.setJobChange(person('ed.fox@acme.com'), { job_change_status: 'no_change' });
+      expect(await cycle(watch)).toMatchObject({ cycle: 2, rows: 4, checked: 4, stopped: null });
+      expect(searches()).toBe(3);
+      // At once (`watches run`): progress expects the rows the last reading held; a second reading finds none left.
+      const progress: Array<{ total: number | undefined; read: number }> = [];
+      let next = await dueCycle(h.database.db, watch, h.clock.now());
+      if ('waitMs' in next) {
+        h.clock.advance(next.waitMs);
+        next = await dueCycle(h.database.db, watch, h.clock.now());
+      }
+      if ('waitMs' in next) throw new Error('no cycle due');
+      const third = await runCycle(watch, next.cycle, h.deps(), {
+        spread: false,
+        signal: new AbortController().signal,
+        onProgress: ({ total, read }) => progress.push({ total, read }),
+      });
+      expect(third).toMatchObject({ cycle: 3, rows: 4, checked: 4, stopped: null });
+      expect(searches()).toBe(5);
+      expect(progress).toHaveLength(4);
+      expect(progress.every((p) => p.total === 4 && p.read <= 4)).toBe(true);
+    }, 60_000);
+
     it('keeps what was known of a contact whose e-mail is edited in the CRM (keyed by its id)', async () => {
       const id = hs.seed('contacts', { email: 'ann.lee@acme.com', lifecyclestage: 'customer' });
       h.sim.setJobChange(person('ann.lee@acme.com'), { job_change_status: 'no_change' });
