@@ -356,6 +356,11 @@ class CycleRun implements PassContext {
       } else if (first) {
         const rows = await this.#lastRows();
         expected = rows === undefined ? undefined : Math.max(0, rows - this.#begun.checked);
+        // Until this pass has read the CRM through, its rows are those of the last reading (status page).
+        if (rows !== undefined && this.#begun.rows === 0) {
+          read.rows = rows;
+          await setCycleRows(db, watch.name, this.cycle, rows, this.#nowIso());
+        }
       }
       if (first && expected !== undefined && this.spread) {
         await warnOverrun(
