@@ -16,17 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { createClient } from '../dist/client/create-client.js';
 import { parseDestinations } from '../dist/destinations/load-destinations.js';
-import { createLauncher } from '../dist/launch/create-launcher.js';
 import { createSimulator } from '../dist/simulator/create-simulator.js';
 import { createJobStore } from '../dist/storage/job-store/job-store.js';
 import { openMigratedDatabase } from '../dist/storage/open-migrated-database.js';
 import { parseWatches } from '../dist/watches/load-watches.js';
-import { runCycle } from '../dist/watches/run-cycle.js';
 import { cycleToRunNow } from '../dist/watches/start-watches.js';
 import { planForCycle } from '../dist/watches/watch-plan.js';
 import { watchedRows } from '../dist/watches/watched-rows.js';
+import { runBenchCycle, steppingClock } from './lib/bench-cycle.mjs';
 import { startStandInChild } from './lib/hubspot-stand-in.mjs';
 
 const { values } = parseArgs({
@@ -88,39 +86,22 @@ async function measure(destinations, spread) {
       },
       { label: 'bench', baseDir: dir, nowMs: Date.now(), destinations },
     );
-    let nowMs = Date.now();
-    const clock = {
-      now: () => nowMs,
-      sleep: async (ms, signal) => {
-        nowMs += Math.max(0, ms);
-        await new Promise((resolve) => setImmediate(resolve));
-        return !signal.aborted;
-      },
-    };
-    const cycle = await cycleToRunNow(database.db, watch, nowMs);
+    const clock = steppingClock();
+    const cycle = await cycleToRunNow(database.db, watch, clock.now());
     const atStart = (await standIn.summary()).calls;
     await seedChecked(database.db, watch, cycle);
     const afterReading = (await standIn.summary()).calls;
-    const client = createClient({
-      baseUrl: sim.url,
-      apiKey: sim.apiKey,
-      logger: silent,
-      rateLimit: { perInterval: 100_000, intervalSeconds: 1 },
-    });
-    const started = performance.now();
-    const summary = await runCycle(
+    const { summary, seconds } = await runBenchCycle({
       watch,
       cycle,
-      {
-        db: database.db,
-        launcher: createLauncher({ client, store, db: database.db }),
-        logger: silent,
-        clock,
-        webhookUrl: undefined,
-      },
-      { spread, signal: new AbortController().signal },
-    );
-    const seconds = (performance.now() - started) / 1000;
+      db: database.db,
+      store,
+      simUrl: sim.url,
+      apiKey: sim.apiKey,
+      logger: silent,
+      clock,
+      spread,
+    });
     const end = await standIn.summary();
     const reading = afterReading - atStart;
     const calls = end.calls - afterReading;

@@ -110,45 +110,26 @@ async function seedMemory(dir, rows, buy) {
 
 /** Part 2, in a child process: take the seeded cycle up and run it, spread on a fake clock. */
 async function childMemory(dir, simUrl, apiKey) {
-  const { createClient } = await dist('client/create-client.js');
-  const { createLauncher } = await dist('launch/create-launcher.js');
+  const { runBenchCycle, steppingClock } = await import('./lib/bench-cycle.mjs');
   const { createJobStore } = await dist('storage/job-store/job-store.js');
   const { openMigratedDatabase } = await dist('storage/open-migrated-database.js');
-  const { runCycle } = await dist('watches/run-cycle.js');
   const { cycleToRunNow } = await dist('watches/start-watches.js');
   const database = await openMigratedDatabase(join(dir, 'memory.db'));
   const store = createJobStore({ database, logger: silent });
   const watch = await watchOf(dir, '30d');
-  let nowMs = Date.now();
-  const clock = {
-    now: () => nowMs,
-    sleep: async (ms, signal) => {
-      nowMs += Math.max(0, ms);
-      await new Promise((resolve) => setImmediate(resolve));
-      return !signal.aborted;
-    },
-  };
-  const cycle = await cycleToRunNow(database.db, watch, nowMs);
-  const client = createClient({
-    baseUrl: simUrl,
-    apiKey,
-    logger: silent,
-    rateLimit: { perInterval: 100_000, intervalSeconds: 1 },
-  });
-  const started = performance.now();
-  const summary = await runCycle(
+  const clock = steppingClock();
+  const cycle = await cycleToRunNow(database.db, watch, clock.now());
+  const { summary, seconds } = await runBenchCycle({
     watch,
     cycle,
-    {
-      db: database.db,
-      launcher: createLauncher({ client, store, db: database.db }),
-      logger: silent,
-      clock,
-      webhookUrl: undefined,
-    },
-    { spread: true, signal: new AbortController().signal },
-  );
-  const seconds = (performance.now() - started) / 1000;
+    db: database.db,
+    store,
+    simUrl,
+    apiKey,
+    logger: silent,
+    clock,
+    spread: true,
+  });
   await store.close();
   await database.close();
   return { summary, seconds };
