@@ -241,7 +241,10 @@ export async function runCycle(
       if (await hasPlays(db, watch.name, ['running'], 'successor')) pendingKnown = true;
     }
     if (watch.plays.task !== undefined) {
-      await runTaskPlays({ watch, db, logger, now: clock.now, fetch: deps.fetch }, options.signal);
+      await runTaskPlays(
+        { watch, db, logger, now: clock.now, fetch: deps.fetch, answers: deps.answers },
+        options.signal,
+      );
     }
   };
   const passContext = {
