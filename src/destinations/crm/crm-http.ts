@@ -121,7 +121,7 @@ export interface CrmHttp {
  * What a call that got no whole answer comes to: a body over the cap or cut off, a timeout, a network
  * error; each a retryable CrmError. `what` prefixes the message (the call), when given.
  */
-export function sendFailure(error: unknown, signal: AbortSignal, what?: string): CrmError {
+function sendFailure(error: unknown, signal: AbortSignal, what?: string): CrmError {
   const prefix = what === undefined ? '' : `${what}: `;
   if (error instanceof ResponseReadError && !signal.aborted)
     return new CrmError(null, { kind: 'retry', error: error.message }, { cause: error });

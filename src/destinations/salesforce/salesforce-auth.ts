@@ -8,6 +8,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
+import { parseAnswer } from '../../contract/answer-shape.js';
 import { CrmError } from '../../errors.js';
 import type { CrmSession, CrmSessions } from '../crm/crm-http.js';
 
@@ -177,8 +178,9 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
       json = undefined;
     }
     if (response.status === 200) {
-      const parsed = tokenAnswerSchema.safeParse(json);
-      if (!parsed.success) {
+      // The bounded shape check first, as for every answer from outside (contract/answer-shape.ts).
+      const parsed = parseAnswer(tokenAnswerSchema, json);
+      if (!parsed.ok) {
         throw new CrmError(200, {
           kind: 'retry',
           error: 'the token answer is not the shape Salesforce documents',
@@ -198,8 +200,8 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
         headers: { authorization: `Bearer ${parsed.data.access_token}` },
       };
     }
-    const oauth = oauthErrorSchema.safeParse(json);
-    if (response.status >= 500 || response.status === 408 || !oauth.success) {
+    const oauth = parseAnswer(oauthErrorSchema, json);
+    if (response.status >= 500 || response.status === 408 || !oauth.ok) {
       throw new CrmError(response.status, {
         kind: 'retry',
         error: `token request: HTTP ${response.status}`,
