@@ -38,7 +38,7 @@ export interface CrmSession {
 export interface CrmSessions {
   /** The current session. */
   session(signal: AbortSignal): Promise<CrmSession>;
-  /** A new session in place of `stale`, which the CRM refused; the call is then replayed once. */
+  /** A new session in place of `stale`, which the CRM refused, and the call replayed once; `stale` itself: none. */
   renew(stale: CrmSession, signal: AbortSignal): Promise<CrmSession>;
 }
 
@@ -156,10 +156,14 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
       const held: { release?: () => void } = {};
       try {
         const { response, text } = await exchange(call, session, what, answer, held);
-        // A refused session is renewed once, by whoever saw it first, and the call replayed (salesforce-api.md §4).
-        if (response.status === 401 && 'sessions' in config && !renewed) {
-          session = await sessions.renew(session, signal);
-          continue;
+        // A refused session is renewed once, by whoever saw it first, and the call replayed (salesforce-api.md §4);
+        // fixed credentials cannot be renewed: their 401 is the CRM's answer.
+        if (response.status === 401 && !renewed) {
+          const fresh = await sessions.renew(session, signal);
+          if (fresh !== session) {
+            session = fresh;
+            continue;
+          }
         }
         if (response.status >= 200 && response.status < 300) return read(response.status, text);
         throw troubleOf(response, text);
@@ -265,8 +269,8 @@ export function createCrmHttp(config: CrmHttpConfig): CrmHttp {
   };
 }
 
-/** Fixed credentials: every try goes to `baseUrl` with `headers`. */
+/** Fixed credentials: every try goes to `baseUrl` with `headers`; nothing to renew. */
 function fixedSession(baseUrl: string, headers: Readonly<Record<string, string>>): CrmSessions {
   const session: CrmSession = { baseUrl, headers };
-  return { session: async () => session, renew: async () => session };
+  return { session: async () => session, renew: async (stale) => stale };
 }
