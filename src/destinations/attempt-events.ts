@@ -72,17 +72,10 @@ export async function attemptEvents(
   context: AttemptContext,
   early?: (plans: OutcomePlan[], events: ClaimedEvent[]) => void,
 ): Promise<OutcomePlan[]> {
-  const { name, destination, stop, now } = context;
-  const policy = () => ({
-    destination: name,
-    scheduleMs: context.scheduleMs,
-    nowMs: now(),
-    random: context.random,
-  });
   const plans: OutcomePlan[] = [];
   const ready: Array<{ event: ClaimedEvent; delivery: OutboxDelivery }> = [];
   for (const { event, job, queued, change } of held) {
-    const planned = planDelivery(event, job, queued, policy(), change);
+    const planned = planDelivery(event, job, queued, retryPolicyOf(context), change);
     if ('plan' in planned) plans.push(planned.plan);
     else ready.push({ event, delivery: planned.delivery });
   }
@@ -93,7 +86,51 @@ export async function attemptEvents(
       rows === undefined ? delivery : { ...delivery, rows: await rows(delivery.jobId) },
     ),
   );
-  const signal = AbortSignal.any([AbortSignal.timeout(context.timeoutMs), stop]);
+  const bounded = attemptSignal(context.timeoutMs, context.stop);
+  try {
+    return await attemptReady(ready, deliveries, bounded.signal, context, plans, early);
+  } finally {
+    bounded.clear();
+  }
+}
+
+/**
+ * A signal that aborts after `timeoutMs` (a TimeoutError, as `AbortSignal.timeout`'s) or with `stop`. Our own
+ * timer, held here until `clear`: on Node 20, `AbortSignal.any` holds its sources weakly, so an
+ * `AbortSignal.timeout` in it can be garbage-collected and an attempt against a hung CRM run without limit.
+ */
+export function attemptSignal(
+  timeoutMs: number,
+  stop: AbortSignal,
+): { readonly signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const onStop = () => controller.abort(stop.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    },
+  };
+}
+
+/** The attempt's call for the events `ready` (their `deliveries`), under `signal`; their plans joined to `plans`. */
+async function attemptReady(
+  ready: ReadonlyArray<{ event: ClaimedEvent; delivery: OutboxDelivery }>,
+  deliveries: readonly OutboxDelivery[],
+  signal: AbortSignal,
+  context: AttemptContext,
+  plans: OutcomePlan[],
+  early: ((plans: OutcomePlan[], events: ClaimedEvent[]) => void) | undefined,
+): Promise<OutcomePlan[]> {
+  const { name, destination, stop, now } = context;
+  const policy = () => retryPolicyOf(context);
   const started = performance.now();
   const planOf = (event: ClaimedEvent, result: AttemptResult, stopped: boolean): OutcomePlan =>
     stopped && result.outcome !== 'delivered'
@@ -124,6 +161,16 @@ export async function attemptEvents(
   for (const [index, { event }] of ready.entries())
     if (index >= settled) plans.push(planOf(event, results[index]!, stopped));
   return plans;
+}
+
+/** The retry policy of `context`'s events, as of now. */
+function retryPolicyOf(context: AttemptContext) {
+  return {
+    destination: context.name,
+    scheduleMs: context.scheduleMs,
+    nowMs: context.now(),
+    random: context.random,
+  };
 }
 
 /** The type's batch call when it has one, else one call per delivery. */

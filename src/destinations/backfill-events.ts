@@ -7,7 +7,7 @@
  * were stored, or replayed) are left to `replay`. Pages of {@link DEFAULT_BACKFILL_PAGE} items, one
  * transaction each, so a long run reports progress and an interrupted one resumes where it stopped.
  */
-import { type Kysely, sql } from 'kysely';
+import { type AliasedExpression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { JOB_KINDS, type JobKind } from '../contract/enums.js';
 import type { Database } from '../storage/database.js';
 import { WATCH_CHANGE_KIND } from '../storage/job-store/record-outbox-events.js';
@@ -107,8 +107,8 @@ export async function backfillEvents(
       const ids = page.map((row) => row.job_id);
       report.jobs.considered += ids.length;
       report.jobs.queued += report.dryRun
-        ? await countUnqueuedJobs(db, options.destination, ids)
-        : await queueJobs(db, options.destination, ids, options.nowIso);
+        ? await countUnqueued(db, options.destination, JOB_ITEMS, ids)
+        : await queueItems(db, options.destination, JOB_ITEMS, ids, options.nowIso);
       const last = page[page.length - 1]!;
       after = { receivedAt: last.received_at, jobId: last.job_id };
       options.onProgress?.(report);
@@ -130,8 +130,8 @@ export async function backfillEvents(
       const ids = rows.map((row) => Number(row.id));
       report.changes.considered += ids.length;
       report.changes.queued += report.dryRun
-        ? await countUnqueuedChanges(db, options.destination, ids)
-        : await queueChanges(db, options.destination, ids, options.nowIso);
+        ? await countUnqueued(db, options.destination, CHANGE_ITEMS, ids)
+        : await queueItems(db, options.destination, CHANGE_ITEMS, ids, options.nowIso);
       afterId = ids[ids.length - 1]!;
       options.onProgress?.(report);
       if (rows.length < pageSize) break;
@@ -168,11 +168,58 @@ function jobPage(
   return query.execute();
 }
 
-/** Of `jobIds`, those with neither an event for `destination` nor a backfill row. */
-function unqueuedJobs(db: Kysely<Database>, destination: string, jobIds: readonly string[]) {
+/** One item of a backfill: its key in destination_backfills, its job, and the revision and change its event carries. */
+interface BackfillItem {
+  readonly item: string;
+  readonly job_id: string;
+  readonly revision: number;
+  readonly change_id: number | string | null;
+}
+
+/** A type of item (jobs, watch changes): its rows as items, and which outbox event is an item's. */
+interface ItemType<Id> {
+  /** The items among `ids`, as the derived table `i`. */
+  items(db: Kysely<Database>, ids: readonly Id[]): AliasedExpression<BackfillItem, 'i'>;
+  /** Whether the outbox event `e` is the event of item `i`. */
+  readonly eventOf: RawBuilder<SqlBool>;
+}
+
+/** Jobs: the item is the job_id; the event, the job's own (no change), at its current revision. */
+const JOB_ITEMS: ItemType<string> = {
+  items: (db, ids) =>
+    db
+      .selectFrom('jobs')
+      .where('jobs.job_id', 'in', [...ids])
+      .select([
+        'jobs.job_id as item',
+        'jobs.job_id',
+        'jobs.revision',
+        sql<null>`cast(null as bigint)`.as('change_id'),
+      ])
+      .as('i'),
+  eventOf: sql<SqlBool>`${sql.ref('e.job_id')} = ${sql.ref('i.job_id')} and ${sql.ref('e.change_id')} is null`,
+};
+
+/** Watch changes: the item is `change:<id>` (a constant prefix, written into the SQL); events at revision 0. */
+const CHANGE_ITEMS: ItemType<number> = {
+  items: (db, ids) =>
+    db
+      .selectFrom('watch_changes as wc')
+      .where('wc.id', 'in', [...ids])
+      .select([
+        sql<string>`'change:' || cast(${sql.ref('wc.id')} as text)`.as('item'),
+        'wc.job_id',
+        sql<number>`0`.as('revision'),
+        'wc.id as change_id',
+      ])
+      .as('i'),
+  eventOf: sql<SqlBool>`${sql.ref('e.change_id')} = ${sql.ref('i.change_id')}`,
+};
+
+/** Of the items `ids` of `type`, those with neither an event for `destination` nor a backfill row. */
+function unqueued<Id>(db: Kysely<Database>, destination: string, type: ItemType<Id>, ids: readonly Id[]) {
   return db
-    .selectFrom('jobs')
-    .where('jobs.job_id', 'in', [...jobIds])
+    .selectFrom(type.items(db, ids))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -180,8 +227,7 @@ function unqueuedJobs(db: Kysely<Database>, destination: string, jobIds: readonl
             .selectFrom('outbox_events as e')
             .select(sql.lit(1).as('one'))
             .where('e.destination', '=', destination)
-            .whereRef('e.job_id', '=', 'jobs.job_id')
-            .where('e.change_id', 'is', null),
+            .where(type.eventOf),
         ),
       ),
     )
@@ -192,27 +238,35 @@ function unqueuedJobs(db: Kysely<Database>, destination: string, jobIds: readonl
             .selectFrom('destination_backfills as b')
             .select(sql.lit(1).as('one'))
             .where('b.destination', '=', destination)
-            .whereRef('b.item', '=', 'jobs.job_id'),
+            .whereRef('b.item', '=', 'i.item'),
         ),
       ),
     );
 }
 
-async function countUnqueuedJobs(db: Kysely<Database>, destination: string, jobIds: readonly string[]) {
-  const row = await unqueuedJobs(db, destination, jobIds)
+/** How many of the items `ids` of `type` a backfill would queue for `destination`. */
+async function countUnqueued<Id>(
+  db: Kysely<Database>,
+  destination: string,
+  type: ItemType<Id>,
+  ids: readonly Id[],
+) {
+  const row = await unqueued(db, destination, type, ids)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /**
- * In one transaction: takes the backfill rows of the unqueued jobs among `jobIds` (a row another run took
- * first is skipped by the key) and writes one pending event for each row taken, at the job's current revision.
+ * In one transaction: takes the backfill rows of the unqueued items among `ids` (a row another run took
+ * first is skipped by the key) and writes one pending event for each row taken: a job's at its current
+ * revision, a change's at revision 0 carrying the change.
  */
-async function queueJobs(
+async function queueItems<Id>(
   db: Kysely<Database>,
   destination: string,
-  jobIds: readonly string[],
+  type: ItemType<Id>,
+  ids: readonly Id[],
   nowIso: string,
 ) {
   return db.transaction().execute(async (trx) => {
@@ -220,113 +274,10 @@ async function queueJobs(
       .insertInto('destination_backfills')
       .columns(['destination', 'item', 'job_id', 'queued_at'])
       .expression(
-        unqueuedJobs(trx, destination, jobIds).select((s) => [
+        unqueued(trx, destination, type, ids).select((s) => [
           s.val(destination).as('destination'),
-          'jobs.job_id as item',
-          'jobs.job_id',
-          s.val(nowIso).as('queued_at'),
-        ]),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning('job_id')
-      .execute();
-    if (taken.length === 0) return 0;
-    await trx
-      .insertInto('outbox_events')
-      .columns([
-        'destination',
-        'job_id',
-        'revision',
-        'status',
-        'attempts',
-        'next_attempt_at',
-        'created_at',
-        'updated_at',
-      ])
-      .expression((eb) =>
-        eb
-          .selectFrom('jobs')
-          .where(
-            'job_id',
-            'in',
-            taken.map((row) => row.job_id),
-          )
-          .select((s) => [
-            s.val(destination).as('destination'),
-            'job_id',
-            'revision',
-            sql.lit('pending').as('status'),
-            s.lit(0).as('attempts'),
-            s.val(nowIso).as('next_attempt_at'),
-            s.val(nowIso).as('created_at'),
-            s.val(nowIso).as('updated_at'),
-          ]),
-      )
-      .execute();
-    return taken.length;
-  });
-}
-
-/** Of the watch changes `ids`, those with neither an event for `destination` nor a backfill row. */
-function unqueuedChanges(db: Kysely<Database>, destination: string, ids: readonly number[]) {
-  return db
-    .selectFrom('watch_changes as wc')
-    .where('wc.id', 'in', [...ids])
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('outbox_events as e')
-            .select(sql.lit(1).as('one'))
-            .where('e.destination', '=', destination)
-            .whereRef('e.change_id', '=', 'wc.id'),
-        ),
-      ),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('destination_backfills as b')
-            .select(sql.lit(1).as('one'))
-            .where('b.destination', '=', destination)
-            .where('b.item', '=', changeItem()),
-        ),
-      ),
-    );
-}
-
-/** A change's item in destination_backfills: `change:<id>`. */
-const CHANGE_PREFIX = 'change:';
-
-/** The item of the change `wc` (the prefix is a constant, so it is written into the SQL). */
-function changeItem() {
-  return sql<string>`'change:' || cast(${sql.ref('wc.id')} as text)`;
-}
-
-async function countUnqueuedChanges(db: Kysely<Database>, destination: string, ids: readonly number[]) {
-  const row = await unqueuedChanges(db, destination, ids)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** As {@link queueJobs}, for watch changes (events at revision 0 carrying the change). */
-async function queueChanges(
-  db: Kysely<Database>,
-  destination: string,
-  ids: readonly number[],
-  nowIso: string,
-) {
-  return db.transaction().execute(async (trx) => {
-    const taken = await trx
-      .insertInto('destination_backfills')
-      .columns(['destination', 'item', 'job_id', 'queued_at'])
-      .expression(
-        unqueuedChanges(trx, destination, ids).select((s) => [
-          s.val(destination).as('destination'),
-          changeItem().as('item'),
-          'wc.job_id',
+          'i.item',
+          'i.job_id',
           s.val(nowIso).as('queued_at'),
         ]),
       )
@@ -334,7 +285,6 @@ async function queueChanges(
       .returning('item')
       .execute();
     if (taken.length === 0) return 0;
-    const takenIds = taken.map((row) => Number(row.item.slice(CHANGE_PREFIX.length)));
     await trx
       .insertInto('outbox_events')
       .columns([
@@ -350,13 +300,17 @@ async function queueChanges(
       ])
       .expression((eb) =>
         eb
-          .selectFrom('watch_changes as wc')
-          .where('wc.id', 'in', takenIds)
+          .selectFrom(type.items(trx, ids))
+          .where(
+            'i.item',
+            'in',
+            taken.map((row) => row.item),
+          )
           .select((s) => [
             s.val(destination).as('destination'),
-            'wc.job_id',
-            s.lit(0).as('revision'),
-            'wc.id',
+            'i.job_id',
+            'i.revision',
+            'i.change_id',
             sql.lit('pending').as('status'),
             s.lit(0).as('attempts'),
             s.val(nowIso).as('next_attempt_at'),

@@ -255,7 +255,10 @@ class CycleRun implements PassContext {
       if (await hasPlays(db, watch.name, ['running'], 'successor')) this.#pending.known = true;
     }
     if (watch.plays.task !== undefined) {
-      await runTaskPlays({ watch, db, logger, now: this.clock.now, fetch }, this.#options.signal);
+      await runTaskPlays(
+        { watch, db, logger, now: this.clock.now, fetch, answers: this.answers },
+        this.#options.signal,
+      );
     }
   }
 

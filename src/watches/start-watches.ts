@@ -120,7 +120,10 @@ export function startWatches(options: StartWatchesOptions): RunningWatches {
               if (watch.plays.successor !== undefined) {
                 await settleSuccessorSearches(db, watch, { nowIso, logger: log });
               }
-              await runTaskPlays({ watch, db, logger: log, now: clock.now, fetch: options.fetch }, signal);
+              await runTaskPlays(
+                { watch, db, logger: log, now: clock.now, fetch: options.fetch, answers: options.answers },
+                signal,
+              );
             }
             await clock.sleep(
               pending ? Math.min(next.waitMs, PENDING_CHECK_INTERVAL_MS) : next.waitMs,

@@ -16,7 +16,7 @@ import type {
 } from '../destination-type.js';
 import type { CrmAdapter, CrmObject } from './crm-adapter.js';
 import type { CrmCounters } from './crm-counters.js';
-import { lookUpRecordIds, recordRecordIds } from './crm-record-ids.js';
+import { createRecordIdStore } from './crm-record-ids.js';
 import {
   atMostOneRecordEach,
   type CarriedIdField,
@@ -29,11 +29,11 @@ import {
 import { createFieldDefinitions } from './field-definitions.js';
 import type { RecordIdStore } from './find-existing.js';
 import { groupWarnings } from './group-warnings.js';
+import { chunksOf } from './in-chunks.js';
 import { type MappedBatch, mapRecords, type RecordShape } from './map-records.js';
 import type { SetupReport } from './setup-report.js';
 import { type RecordReport, type SyncReport, type SyncSettings, syncBatch } from './sync-batch.js';
 import { attemptResultOf } from './trouble-result.js';
-import { chunksOf } from './write-records.js';
 import { writeSegments } from './write-segments.js';
 
 /** How `destinations setup` runs for a CRM that has one. */
@@ -85,11 +85,7 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
   const { name, adapter, counters, deps } = options;
   const settings: SyncSettings = { ...options.settings, statusField: options.shape.jobChangeStatus };
   const definitions = createFieldDefinitions(adapter, deps.now);
-  const store: RecordIdStore = {
-    lookUp: (object, keys) => lookUpRecordIds(deps.database.db, name, object, keys),
-    record: (object, ids) =>
-      recordRecordIds(deps.database.db, name, object, ids, new Date(deps.now()).toISOString()),
-  };
+  const store = createRecordIdStore(deps.database.db, name, deps.now);
   let templates: Promise<CrmTemplates> | undefined;
   const loaded = () => {
     const { recordId } = options.shape;

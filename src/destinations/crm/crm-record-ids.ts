@@ -7,25 +7,27 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import { whenUnlocked } from '../when-unlocked.js';
 import type { CrmObject } from './crm-adapter.js';
+import type { RecordIdStore } from './find-existing.js';
+import { chunksOf } from './in-chunks.js';
 
 /** Keys per lookup (well under SQLite's bound parameters). */
 const LOOKUP_CHUNK = 500;
 
 /** The ids recorded for `keys` of `object`: key → record id, for those known. */
-export async function lookUpRecordIds(
+async function lookUpRecordIds(
   db: Kysely<Database>,
   destination: string,
   object: CrmObject,
   keys: readonly string[],
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  for (let at = 0; at < keys.length; at += LOOKUP_CHUNK) {
+  for (const chunk of chunksOf(keys, LOOKUP_CHUNK)) {
     const rows = await db
       .selectFrom('crm_record_ids')
       .select(['key', 'record_id'])
       .where('destination', '=', destination)
       .where('object', '=', object)
-      .where('key', 'in', keys.slice(at, at + LOOKUP_CHUNK))
+      .where('key', 'in', chunk)
       .execute();
     for (const row of rows) found.set(row.key, row.record_id);
   }
@@ -33,7 +35,7 @@ export async function lookUpRecordIds(
 }
 
 /** Records `ids` (key → record id) of `object`, replacing what was recorded for those keys. */
-export async function recordRecordIds(
+async function recordRecordIds(
   db: Kysely<Database>,
   destination: string,
   object: CrmObject,
@@ -49,10 +51,10 @@ export async function recordRecordIds(
     recorded_at: nowIso,
   }));
   await whenUnlocked(async () => {
-    for (let at = 0; at < rows.length; at += LOOKUP_CHUNK / 5) {
+    for (const chunk of chunksOf(rows, LOOKUP_CHUNK / 5)) {
       await db
         .insertInto('crm_record_ids')
-        .values(rows.slice(at, at + LOOKUP_CHUNK / 5))
+        .values(chunk)
         .onConflict((oc) =>
           oc.columns(['destination', 'object', 'key']).doUpdateSet((eb) => ({
             record_id: eb.ref('excluded.record_id'),
@@ -62,4 +64,16 @@ export async function recordRecordIds(
         .execute();
     }
   });
+}
+
+/** The record-id store of `destination`: its rows of `crm_record_ids`, recorded at `now`. */
+export function createRecordIdStore(
+  db: Kysely<Database>,
+  destination: string,
+  now: () => number,
+): RecordIdStore {
+  return {
+    lookUp: (object, keys) => lookUpRecordIds(db, destination, object, keys),
+    record: (object, ids) => recordRecordIds(db, destination, object, ids, new Date(now()).toISOString()),
+  };
 }

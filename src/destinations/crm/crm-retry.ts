@@ -6,7 +6,7 @@
  * rate limit, its deferral of every pending event) takes over.
  */
 import { retryWithPolicy } from '../../client/retry-with-policy.js';
-import { CrmError } from '../../errors.js';
+import { CrmError, ResponseReadError } from '../../errors.js';
 
 /** A CRM client's retry rules. */
 export interface CrmRetryPolicy {
@@ -61,3 +61,33 @@ export async function withCrmRetries<T>(
     throw error;
   }
 }
+
+/** The longest wait a CRM names that is waited out within the call (a one-second window: HubSpot search's SECONDLY). */
+export const IN_CALL_WAIT_MS = 1_000;
+
+/**
+ * The CRMs' default retry policy within a call (HubSpot's and Pipedrive's; Pipedrive adds `sendOnce`): two
+ * more tries of a 5xx, a 408, a 423 or a dropped connection after a short wait (the server's Retry-After,
+ * else 200 ms × attempt, as HubSpot's SDK does), and a rate limit's wait of at most {@link IN_CALL_WAIT_MS}.
+ * Longer rate-limit windows are not waited out inside the call: the lane defers every pending event of the
+ * destination for them, so that every replica waits too. Salesforce's differs in kind (its concurrent-request
+ * limit, exponential backoff with jitter): `salesforceRetryPolicy`.
+ */
+export const DEFAULT_CRM_RETRY_POLICY: CrmRetryPolicy = {
+  retries: 2,
+  shouldRetry(error: CrmError) {
+    const { status, trouble } = error;
+    if (trouble.kind === 'wait') return trouble.waitMs <= IN_CALL_WAIT_MS;
+    if (trouble.kind !== 'retry') return false;
+    // A malformed or oversized answer will not be different at once: the lane's schedule retries it.
+    if (status === null)
+      return !(error.cause instanceof ResponseReadError && error.cause.code === 'RESPONSE_TOO_LARGE');
+    return status >= 500 || status === 423 || status === 408;
+  },
+  delayMs(error: CrmError, attempt: number) {
+    const { trouble } = error;
+    if (trouble.kind === 'wait') return trouble.waitMs;
+    if (trouble.kind === 'retry' && trouble.retryAfterMs !== undefined) return trouble.retryAfterMs;
+    return 200 * attempt;
+  },
+};

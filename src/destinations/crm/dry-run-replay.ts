@@ -11,6 +11,7 @@ import type { OutboxDelivery } from '../destination-type.js';
 import { loadEventChanges, loadEventJobs } from '../outbox.js';
 import { changeDelivery } from '../plan-outcome.js';
 import type { CrmDestination } from './crm-destination.js';
+import { chunksOf } from './in-chunks.js';
 import type { RecordReport } from './sync-batch.js';
 
 /** The dry run's report. */
@@ -44,8 +45,7 @@ export async function dryRunReplay(options: {
   let calls = 0;
   let associations = 0;
   let tokens: number | undefined;
-  for (let at = 0; at < events.length; at += destination.batchSize) {
-    const chunk = events.slice(at, at + destination.batchSize);
+  for (const chunk of chunksOf(events, destination.batchSize)) {
     const jobs = await loadEventJobs(
       database.db,
       chunk.map((event) => event.job_id),

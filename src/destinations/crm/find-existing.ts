@@ -9,8 +9,8 @@
  * record's events fail with the candidates' ids, replayable after a merge), never guessed; none is created.
  */
 import type { CrmAdapter, CrmObject, SearchCandidate, SearchField } from './crm-adapter.js';
+import { chunksOf } from './in-chunks.js';
 import { isEmailAt } from './normalize-keys.js';
-import { chunksOf } from './write-records.js';
 
 /** Where the ids already found are kept (the destination's rows of `crm_record_ids`). */
 export interface RecordIdStore {

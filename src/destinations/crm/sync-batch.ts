@@ -8,9 +8,10 @@ import type { FieldDefinition } from './check-values.js';
 import type { CompanyLink, CrmAdapter, CrmObject } from './crm-adapter.js';
 import { type FindInput, findExisting, type Lookup, type RecordIdStore } from './find-existing.js';
 import { heldMoversAt } from './held-movers.js';
+import { chunksOf } from './in-chunks.js';
 import type { CompanyRecord, ContactRecord, CrmKeys, MappedBatch, SkippedRecord } from './map-records.js';
 import { type FieldChange, type FieldPolicy, policyFor } from './plan-writes.js';
-import { chunksOf, type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
+import { type WriteInput, type WriteOutcome, writeRecords } from './write-records.js';
 
 /** How a destination writes. */
 export interface SyncSettings {

@@ -8,6 +8,7 @@
 import { CrmError } from '../../errors.js';
 import { type CheckedValues, checkValues, type FieldDefinition } from './check-values.js';
 import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest } from './crm-adapter.js';
+import { chunksOf } from './in-chunks.js';
 import { type FieldChange, type FieldPolicy, planWrite } from './plan-writes.js';
 
 /** A record to write (a company or a contact). */
@@ -41,13 +42,6 @@ export interface WriteOutcome {
   readonly error?: string;
   /** Found by search and made hooksync's (key stamped, id recorded): counted `adopted`. */
   readonly adopted?: boolean;
-}
-
-/** `items` in chunks of `size`. */
-export function chunksOf<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
-  return out;
 }
 
 async function readHeld(

@@ -6,6 +6,9 @@
  * message's data may mean it was delivered: the lane's retry may then send it twice (at most once more).
  */
 import { createTransport, type Transporter } from 'nodemailer';
+import { z } from 'zod';
+import { parseAnswer } from '../../contract/answer-shape.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import type { AttemptResult } from '../destination-type.js';
 import type { SmtpSettings } from './email-config.js';
 import type { EmailMessage } from './email-messages.js';
@@ -28,6 +31,15 @@ export function createMailTransport(settings: SmtpSettings): Transporter {
     socketTimeout: SOCKET_TIMEOUT_MS,
   });
 }
+
+/** Recipients an answer lists at most: a message goes to one. */
+const MAX_RECIPIENTS_READ = 100;
+
+/** What is read of nodemailer's answer (built from the server's replies): who was accepted, the last reply. */
+const sentInfoSchema = z.looseObject({
+  accepted: z.array(z.union([z.string(), z.looseObject({ address: z.string() })])).optional(),
+  response: z.string().optional(),
+});
 
 /** One line of the server's reply, cut short, with no control characters. */
 const line = (text: unknown) =>
@@ -70,11 +82,20 @@ export async function sendMail(
       text: message.text,
       html: message.html,
     });
-    if ((info.accepted ?? []).length === 0) {
+    // The bounded shape check first (contract/answer-shape.ts), as for every answer from outside.
+    const read = parseAnswer(sentInfoSchema, info, MAX_RECIPIENTS_READ);
+    // Sent, but not readable: failed (replayable), never retried blindly into a second copy.
+    if (!read.ok)
       return {
         outcome: 'fail',
         status: null,
-        error: `SMTP: the server accepted no recipient (${line(info.response)})`,
+        error: `SMTP: an answer hooksync cannot read (${boundOutsideText(read.problem, 200)})`,
+      };
+    if ((read.data.accepted ?? []).length === 0) {
+      return {
+        outcome: 'fail',
+        status: null,
+        error: `SMTP: the server accepted no recipient (${line(read.data.response)})`,
       };
     }
     return { outcome: 'delivered', status: 250 };

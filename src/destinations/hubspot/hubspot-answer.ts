@@ -2,15 +2,14 @@
  * What a HubSpot answer that is not a success means for the destination: retry (5xx, network, 423 after
  * ≥ 2 s), pause for a while (429: TEN_SECONDLY_ROLLING ≥ 10 s, SECONDLY 1 s, DAILY until the window resets),
  * pause until resumed (401 naming the token, 403 naming the missing scopes), or fail the records at fault
- * (400, 409: never retried unchanged). And the client's retry policy: which of those are tried again within
- * the call, and after how long.
+ * (400, 409: never retried unchanged). Which of those are tried again within the call: the CRMs' default
+ * retry policy (`crm/crm-retry.ts`).
  */
 
 import { z } from 'zod';
 import { parseAnswer } from '../../contract/answer-shape.js';
 import { boundOutsideText } from '../../contract/outside-text.js';
-import { type CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
-import type { CrmRetryPolicy } from '../crm/crm-retry.js';
+import type { CrmTrouble } from '../../errors.js';
 
 /** The daily window resets at midnight in the account's time zone, which the API does not tell: probe hourly. */
 export const DAILY_PROBE_MS = 3_600_000;
@@ -121,31 +120,3 @@ export function dailyRemaining(headers: Headers): number | undefined {
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value);
 }
-
-/** Tries of one call at most (the first and two more): the SDK's default is about the same. */
-const RETRIES = 2;
-
-/**
- * HubSpot's retry policy within a call: a 5xx, a dropped connection or a 423 again after a short wait (the
- * server's Retry-After or the lock's 2 s; 200 ms × attempt otherwise, as HubSpot's SDK does), and search's
- * SECONDLY 429 after its 1 s window. TEN_SECONDLY_ROLLING and DAILY are not waited out inside the call: the
- * lane defers every pending event of the destination for them, so that every replica waits too.
- */
-export const HUBSPOT_RETRY_POLICY: CrmRetryPolicy = {
-  retries: RETRIES,
-  shouldRetry(error: CrmError) {
-    const { status, trouble } = error;
-    if (trouble.kind === 'wait') return trouble.waitMs <= SECONDLY_PAUSE_MS;
-    if (trouble.kind !== 'retry') return false;
-    // A malformed or oversized answer will not be different at once: the lane's schedule retries it.
-    if (status === null)
-      return !(error.cause instanceof ResponseReadError && error.cause.code === 'RESPONSE_TOO_LARGE');
-    return status >= 500 || status === 423 || status === 408;
-  },
-  delayMs(error: CrmError, attempt: number) {
-    const { trouble } = error;
-    if (trouble.kind === 'wait') return trouble.waitMs;
-    if (trouble.kind === 'retry' && trouble.retryAfterMs !== undefined) return trouble.retryAfterMs;
-    return 200 * attempt;
-  },
-};

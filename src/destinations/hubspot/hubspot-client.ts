@@ -1,14 +1,15 @@
 /**
  * The HubSpot client: the CRM core's HTTP client (`crm/crm-http.ts`) with HubSpot's address, its bearer
- * token, its paces (the destination's shared one; search its own window), its answers' classification and
- * retry policy (`hubspot-answer.ts`), and the daily allowance its headers report. The token only ever goes
+ * token, its paces (the destination's shared one; search its own window), its answers' classification
+ * (`hubspot-answer.ts`), the CRMs' default retry policy, and the daily allowance its headers report. The token only ever goes
  * into the Authorization header.
  */
 import type { AnswerLimits } from '../../client/answer-budget.js';
 import type { CallCounter } from '../crm/crm-counters.js';
 import { type CrmHttp, createCrmHttp } from '../crm/crm-http.js';
+import { DEFAULT_CRM_RETRY_POLICY } from '../crm/crm-retry.js';
 import type { Pace } from '../shared-pace.js';
-import { classifyTrouble, dailyRemaining, HUBSPOT_RETRY_POLICY } from './hubspot-answer.js';
+import { classifyTrouble, dailyRemaining } from './hubspot-answer.js';
 
 /** HubSpot's API address; configurable, as the versioned paths move to dated ones. */
 export const DEFAULT_HUBSPOT_BASE_URL = 'https://api.hubapi.com';
@@ -51,8 +52,8 @@ export function createHubSpotClient(config: HubSpotClientConfig): HubSpotClient 
     counter: config.counter,
     retry:
       config.sendOnce === undefined
-        ? HUBSPOT_RETRY_POLICY
-        : { ...HUBSPOT_RETRY_POLICY, sendOnce: config.sendOnce },
+        ? DEFAULT_CRM_RETRY_POLICY
+        : { ...DEFAULT_CRM_RETRY_POLICY, sendOnce: config.sendOnce },
     classify: (answer) =>
       classifyTrouble({
         status: answer.status,

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { checkAnswer } from '../crm/check-answer.js';
 import type { CrmObject, SearchCandidate, SearchField } from '../crm/crm-adapter.js';
+import { chunksOf } from '../crm/in-chunks.js';
 import {
   normalizeDomain,
   normalizeEmail,
@@ -149,10 +150,10 @@ export async function searchHubSpot(
   const found = new Map<string, SearchCandidate[]>();
   const perCall = Math.max(1, Math.floor(SEARCH_VALUES / search.perValue));
   const call = `POST /crm/v3/objects/${object}/search`;
-  for (let at = 0; at < values.length; at += perCall) {
+  for (const chunk of chunksOf(values, perCall)) {
     // The values as compared → the values asked for.
     const wanted = new Map<string, string[]>();
-    for (const value of values.slice(at, at + perCall)) {
+    for (const value of chunk) {
       const as = search.wanted(value);
       if (as !== undefined) wanted.set(as, [...(wanted.get(as) ?? []), value]);
     }

@@ -13,6 +13,7 @@ import type { Database } from '../../storage/database.js';
 import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmObject, SearchField } from '../crm/crm-adapter.js';
 import { type CrmTemplates, storedDomains } from '../crm/crm-rows.js';
+import { chunksOf } from '../crm/in-chunks.js';
 import type { CrmKeys } from '../crm/map-records.js';
 import { normalizeEmail, normalizeLinkedinUrl } from '../crm/normalize-keys.js';
 import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
@@ -168,13 +169,8 @@ async function adopt(
   }
   if (!dryRun) {
     const stamps = result.adopted.map(({ key, id }) => ({ id, properties: { [adoption.keyProperty]: key } }));
-    for (let at = 0; at < stamps.length; at += HUBSPOT_BATCH_LIMIT) {
-      await client.request(
-        'POST',
-        `/crm/v3/objects/${adoption.object}/batch/update`,
-        { inputs: stamps.slice(at, at + HUBSPOT_BATCH_LIMIT) },
-        signal,
-      );
+    for (const inputs of chunksOf(stamps, HUBSPOT_BATCH_LIMIT)) {
+      await client.request('POST', `/crm/v3/objects/${adoption.object}/batch/update`, { inputs }, signal);
     }
   }
   return result;

@@ -8,8 +8,8 @@
  * `x-daily-ratelimit-token-*` headers report.
  */
 import { boundOutsideText } from '../../contract/outside-text.js';
-import { type CrmError, type CrmTrouble, ResponseReadError } from '../../errors.js';
-import type { CrmRetryPolicy } from '../crm/crm-retry.js';
+import type { CrmTrouble } from '../../errors.js';
+import { type CrmRetryPolicy, DEFAULT_CRM_RETRY_POLICY } from '../crm/crm-retry.js';
 
 /** Pipedrive's burst window (§5): a burst 429 waits at least this long. */
 export const BURST_WINDOW_MS = 2_000;
@@ -85,24 +85,10 @@ export function dailyBudget(headers: Headers): { limit: number; remaining: numbe
 }
 
 /**
- * Retries within a call: 5xx, 408 and dropped connections, 200 ms × attempt apart (or the server's wait), for
- * GET and PATCH only. A POST (a record or field create: Pipedrive has no upsert) is sent once: one that
- * Pipedrive made but answered with an error is not made again blindly; the lane's next attempt goes through
- * the key → id map and search first (docs/destinations.md, Pipedrive).
+ * The default CRM policy (`crm/crm-retry.ts`: 5xx, 408 and dropped connections, 200 ms × attempt apart or
+ * the server's wait; Pipedrive's burst window of 2 s is never waited out in the call), for GET and PATCH only.
+ * A POST (a record or field create: Pipedrive has no upsert) is sent once: one that Pipedrive made but
+ * answered with an error is not made again blindly; the lane's next attempt goes through the key → id map
+ * and search first (docs/destinations.md, Pipedrive).
  */
-export const PIPEDRIVE_RETRY_POLICY: CrmRetryPolicy = {
-  retries: 2,
-  sendOnce: ['POST'],
-  shouldRetry(error: CrmError) {
-    const { status, trouble } = error;
-    if (trouble.kind !== 'retry') return false;
-    if (status === null)
-      return !(error.cause instanceof ResponseReadError && error.cause.code === 'RESPONSE_TOO_LARGE');
-    return status >= 500 || status === 408;
-  },
-  delayMs(error: CrmError, attempt: number) {
-    const { trouble } = error;
-    if (trouble.kind === 'retry' && trouble.retryAfterMs !== undefined) return trouble.retryAfterMs;
-    return 200 * attempt;
-  },
-};
+export const PIPEDRIVE_RETRY_POLICY: CrmRetryPolicy = { ...DEFAULT_CRM_RETRY_POLICY, sendOnce: ['POST'] };

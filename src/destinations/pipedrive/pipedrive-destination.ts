@@ -10,7 +10,7 @@ import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm
 import { CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
-import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
+import { createRecordIdStore } from '../crm/crm-record-ids.js';
 import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
@@ -105,11 +105,12 @@ function createPipedriveDestination(
       counters.dailyRemaining(left.remaining);
     },
   });
+  const ids = createRecordIdStore(deps.database.db, config.name, deps.now);
   const adapter = {
     tasks: createPipedriveTasks(client),
     ...createPipedriveAdapter({
       client,
-      lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
+      lookUp: ids.lookUp,
       orgKeyField: config.org_key_field,
       personKeyField: config.person_key_field,
       spent: () => spent,
@@ -133,11 +134,7 @@ function createPipedriveDestination(
         adapter,
         client,
         db: deps.database.db,
-        store: {
-          lookUp: (object, keys) => lookUpRecordIds(deps.database.db, config.name, object, keys),
-          record: (object, ids) =>
-            recordRecordIds(deps.database.db, config.name, object, ids, new Date(deps.now()).toISOString()),
-        },
+        store: ids,
         templates,
         shape: PIPEDRIVE_SHAPE,
         keyFields,

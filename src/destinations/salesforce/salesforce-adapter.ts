@@ -9,6 +9,7 @@
 import { CrmError } from '../../errors.js';
 import type { FieldDefinition } from '../crm/check-values.js';
 import type { CrmAdapter, CrmObject, HeldRecord, WriteRequest, WriteResult } from '../crm/crm-adapter.js';
+import { mapInParallel } from '../crm/in-chunks.js';
 import { BULK_JOB_CALLS, type BulkJobStore, writeBulk } from './bulk-ingest.js';
 import { asLead, type LeadFields } from './lead-fields.js';
 import { describeObject, fieldDefinitionsOf } from './org-schema.js';
@@ -33,21 +34,6 @@ import {
 export const SALESFORCE_READ_BATCH = 800;
 /** Queries of one read in flight at once. */
 export const READ_CONCURRENCY = 4;
-
-/** `work` over `items`, `limit` at a time; results in order. */
-async function inParallel<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < items.length; at = next++) results[at] = await work(items[at]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** What the adapter is built from. */
 export interface SalesforceAdapterOptions {
@@ -90,7 +76,7 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     const found = new Map<string, HeldRecord>();
     const wanted = new Map(keys.map((key) => [key.toLowerCase(), key]));
     const queries = keyQueries({ base: client.base, object, fields, keyField, keys });
-    const answers = await inParallel(queries, READ_CONCURRENCY, (soql) =>
+    const answers = await mapInParallel(queries, READ_CONCURRENCY, (soql) =>
       // A key is unique (External ID): a query finds one record a key at most.
       queryAll(client, soql, signal, keys.length),
     );

@@ -8,7 +8,9 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
+import { parseAnswer } from '../../contract/answer-shape.js';
 import { CrmError } from '../../errors.js';
+import type { CrmSession, CrmSessions } from '../crm/crm-http.js';
 
 /** Bytes of a token answer read at most. */
 export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
@@ -27,12 +29,6 @@ export type SalesforceCredentials =
       /** The assertion's `aud`: https://login.salesforce.com, or https://test.salesforce.com for a sandbox. */
       readonly audience: string;
     };
-
-/** A live session: the token goes only into the Authorization header. */
-export interface SalesforceSession {
-  readonly accessToken: string;
-  readonly instanceUrl: string;
-}
 
 /** Collaborators and settings of the sessions. */
 export interface SalesforceAuthConfig {
@@ -83,12 +79,11 @@ export function instanceUrlProblem(
   return undefined;
 }
 
-/** Sessions of one destination. */
-export interface SalesforceAuth {
-  /** The current session, granted on first use. */
-  session(signal: AbortSignal): Promise<SalesforceSession>;
-  /** A new session in place of `stale` (which Salesforce refused); concurrent callers share one grant. */
-  renew(stale: SalesforceSession, signal: AbortSignal): Promise<SalesforceSession>;
+/**
+ * Sessions of one destination, as the CRM HTTP core takes them: granted on first use; a new one in place of
+ * a `stale` one Salesforce refused, concurrent callers sharing one grant.
+ */
+export interface SalesforceAuth extends CrmSessions {
   /** Grants made since start. */
   grants(): number;
 }
@@ -128,10 +123,10 @@ export async function signAssertion(
 /** Creates the sessions of one destination. */
 export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAuth {
   const tokenUrl = `${config.loginUrl.replace(/\/+$/, '')}/services/oauth2/token`;
-  let current: Promise<SalesforceSession> | undefined;
+  let current: Promise<CrmSession> | undefined;
   let granted = 0;
 
-  const grant = async (signal: AbortSignal): Promise<SalesforceSession> => {
+  const grant = async (signal: AbortSignal): Promise<CrmSession> => {
     const { credentials } = config;
     const form = new URLSearchParams(
       credentials.grant === 'client_credentials'
@@ -183,8 +178,9 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
       json = undefined;
     }
     if (response.status === 200) {
-      const parsed = tokenAnswerSchema.safeParse(json);
-      if (!parsed.success) {
+      // The bounded shape check first, as for every answer from outside (contract/answer-shape.ts).
+      const parsed = parseAnswer(tokenAnswerSchema, json);
+      if (!parsed.ok) {
         throw new CrmError(200, {
           kind: 'retry',
           error: 'the token answer is not the shape Salesforce documents',
@@ -200,12 +196,12 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
       }
       granted += 1;
       return {
-        accessToken: parsed.data.access_token,
-        instanceUrl: parsed.data.instance_url.replace(/\/+$/, ''),
+        baseUrl: parsed.data.instance_url.replace(/\/+$/, ''),
+        headers: { authorization: `Bearer ${parsed.data.access_token}` },
       };
     }
-    const oauth = oauthErrorSchema.safeParse(json);
-    if (response.status >= 500 || response.status === 408 || !oauth.success) {
+    const oauth = parseAnswer(oauthErrorSchema, json);
+    if (response.status >= 500 || response.status === 408 || !oauth.ok) {
       throw new CrmError(response.status, {
         kind: 'retry',
         error: `token request: HTTP ${response.status}`,
@@ -233,7 +229,7 @@ export function createSalesforceAuth(config: SalesforceAuthConfig): SalesforceAu
     session: (signal) => current ?? start(signal),
     async renew(stale, signal) {
       const held = current === undefined ? undefined : await current.catch(() => undefined);
-      if (held !== undefined && held.accessToken !== stale.accessToken) return held;
+      if (held !== undefined && held !== stale) return held;
       return start(signal);
     },
     grants: () => granted,

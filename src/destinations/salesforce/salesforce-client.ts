@@ -1,21 +1,18 @@
 /**
- * The calls a Salesforce destination makes, over one request core: a session from the grant (renewed once on
- * 401 INVALID_SESSION_ID, then the call replayed), the answer read under a size cap, `Sforce-Limit-Info` read
- * from every answer, the org's allocation checked before every call (`max_share`), retries within the call
- * through the core's p-retry helper with Salesforce's own policy (5xx, network, the concurrent-request limit;
- * no Retry-After exists, so exponential backoff with jitter), and every other answer a CrmError carrying what
- * to do about it. The token only ever goes into the Authorization header.
+ * The calls a Salesforce destination makes, through the CRM core's HTTP client (`crm/crm-http.ts`): a session
+ * from the grant (renewed once on 401 INVALID_SESSION_ID, then the call replayed), the answer read under a
+ * size cap and serve's answer budget, `Sforce-Limit-Info` read from every answer, the org's allocation checked
+ * before every try (`max_share`), retries within the call with Salesforce's own policy (5xx, network, the
+ * concurrent-request limit; no Retry-After exists, so exponential backoff with jitter), and every other answer
+ * a CrmError carrying what to do about it. The token only ever goes into the Authorization header.
  */
 
 import type { z } from 'zod';
-import { type AnswerLimits, answerCap, reserveAnswer } from '../../client/answer-budget.js';
-import { readCappedBody } from '../../client/read-capped-body.js';
-import { parseAnswer } from '../../contract/answer-shape.js';
-import { boundOutsideText } from '../../contract/outside-text.js';
+import type { AnswerLimits } from '../../client/answer-budget.js';
 import { CrmError, ResponseReadError } from '../../errors.js';
 import type { CallCounter } from '../crm/crm-counters.js';
-import { sendFailure } from '../crm/crm-http.js';
-import { type CrmRetryPolicy, policyFor, withCrmRetries } from '../crm/crm-retry.js';
+import { type CrmCall, createCrmHttp } from '../crm/crm-http.js';
+import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 import { type ApiUsage, allocationAllows, parseLimitInfo } from './limit-info.js';
 import { classifyTrouble, TOTAL_REQUESTS_PROBE_MS } from './salesforce-answer.js';
 import type { SalesforceAuth } from './salesforce-auth.js';
@@ -91,7 +88,7 @@ export interface SalesforceAnswer {
 
 /** A counted, allocation-aware Salesforce client. */
 export interface SalesforceClient {
-  /** The answer of a 2xx; throws CrmError otherwise. */
+  /** The answer of a 2xx as text; throws CrmError otherwise. */
   request(request: SalesforceRequest, signal: AbortSignal): Promise<SalesforceAnswer>;
   /** A 2xx's JSON checked against `schema`; an answer of another shape is a failed attempt. */
   json<S extends z.ZodType>(schema: S, request: SalesforceRequest, signal: AbortSignal): Promise<z.output<S>>;
@@ -104,14 +101,16 @@ export interface SalesforceClient {
 /** Creates the client. */
 export function createSalesforceClient(config: SalesforceClientConfig): SalesforceClient {
   const base = `/services/data/v${config.apiVersion}`;
-  const policy = config.retry ?? salesforceRetryPolicy();
   const allocation: AllocationState = { usage: undefined, at: undefined };
-  const maxBytes = answerCap(config.maxAnswerBytes ?? DEFAULT_ANSWER_MAX_BYTES, config.answers);
-
-  const attempt = async (request: SalesforceRequest, signal: AbortSignal): Promise<SalesforceAnswer> => {
-    // A reading older than the probe interval holds nothing back: this call is the probe that reads it anew.
-    const fresh = allocation.at !== undefined && config.now() - allocation.at < TOTAL_REQUESTS_PROBE_MS;
-    if (fresh && !allocationAllows(allocation.usage, config.maxShare)) {
+  const http = createCrmHttp({
+    crm: 'Salesforce',
+    sessions: config.auth,
+    fetch: config.fetch,
+    now: config.now,
+    admit() {
+      // A reading older than the probe interval holds nothing back: this call is the probe that reads it anew.
+      const fresh = allocation.at !== undefined && config.now() - allocation.at < TOTAL_REQUESTS_PROBE_MS;
+      if (!fresh || allocationAllows(allocation.usage, config.maxShare)) return;
       const { used, max } = allocation.usage!;
       config.counter.rateLimited('max_share');
       throw new CrmError(null, {
@@ -120,100 +119,36 @@ export function createSalesforceClient(config: SalesforceClientConfig): Salesfor
         error: `the org has used ${used} of ${max} API calls in the last 24 h and this destination may use ${Math.round(config.maxShare * 100)}% (max_share)`,
         waitMs: TOTAL_REQUESTS_PROBE_MS,
       });
-    }
-    let session = await config.auth.session(signal);
-    const path = request.path.startsWith('/services/')
+    },
+    counter: config.counter,
+    retry: config.retry ?? salesforceRetryPolicy(),
+    classify: (answer) =>
+      classifyTrouble({ status: answer.status, text: answer.text, credentials: config.credentials }),
+    onHeaders(headers) {
+      const usage = parseLimitInfo(headers.get('sforce-limit-info'));
+      if (usage === undefined) return;
+      allocation.usage = usage;
+      allocation.at = config.now();
+      config.counter.dailyRemaining(usage.max - usage.used);
+    },
+    nameCalls: true,
+    maxAnswerBytes: config.maxAnswerBytes ?? DEFAULT_ANSWER_MAX_BYTES,
+    answers: config.answers,
+  });
+  const callOf = (request: SalesforceRequest): CrmCall => ({
+    method: request.method,
+    path: request.path.startsWith('/services/')
       ? request.path
-      : `${base}/${request.path.replace(/^\/+/, '')}`;
-    const what = `${request.method} ${path.split('?')[0]}`;
-    for (let regranted = false; ; regranted = true) {
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${session.accessToken}`,
-        accept: 'application/json',
-        'user-agent': 'hooksync-destinations',
-        ...request.headers,
-      };
-      if (request.json !== undefined) headers['content-type'] = 'application/json';
-      if (request.csv !== undefined) headers['content-type'] = 'text/csv';
-      let response: Response | undefined;
-      let text: string;
-      // Held in serve's answer budget from before the body is read until it is text (and again in `json`).
-      let release: (() => void) | undefined;
-      try {
-        config.counter.call();
-        response = await config.fetch(`${session.instanceUrl}${path}`, {
-          method: request.method,
-          headers,
-          ...(request.json !== undefined ? { body: JSON.stringify(request.json) } : {}),
-          ...(request.csv !== undefined ? { body: request.csv } : {}),
-          redirect: 'manual',
-          signal,
-        });
-        const usage = parseLimitInfo(response.headers.get('sforce-limit-info'));
-        if (usage !== undefined) {
-          allocation.usage = usage;
-          allocation.at = config.now();
-          config.counter.dailyRemaining(usage.max - usage.used);
-        }
-        release = await reserveAnswer(
-          config.answers,
-          response.headers.get('content-length'),
-          maxBytes,
-          signal,
-        );
-        text = new TextDecoder().decode(
-          await readCappedBody(response, { maxBytes, signal, what: `Salesforce's answer to ${what}` }),
-        );
-      } catch (error) {
-        response?.body?.cancel().catch(() => undefined);
-        throw sendFailure(error, signal, what);
-      } finally {
-        release?.();
-      }
-      if (response.status === 401 && !regranted) {
-        // No refresh token, no expiry: a refused session is renewed once by the grant, then replayed (§4).
-        session = await config.auth.renew(session, signal);
-        continue;
-      }
-      if (response.status >= 200 && response.status < 300) return { status: response.status, text };
-      throw new CrmError(
-        response.status,
-        classifyTrouble({ status: response.status, text, credentials: config.credentials }),
-      );
-    }
-  };
-
-  const request = (req: SalesforceRequest, signal: AbortSignal) =>
-    withCrmRetries(policyFor(policy, req.method), signal, () => attempt(req, signal));
-
+      : `${base}/${request.path.replace(/^\/+/, '')}`,
+    json: request.json,
+    text: request.csv === undefined ? undefined : { body: request.csv, type: 'text/csv' },
+    headers: request.headers,
+    maxItems: request.maxItems,
+  });
   return {
     base,
     allocation,
-    request,
-    async json(schema, req, signal) {
-      const answer = await request(req, signal);
-      // Held in serve's answer budget again while parsed (its text is at most the cap: a character a byte or more).
-      const release = await config.answers?.budget.acquire(answer.text.length, signal);
-      let parsed: ReturnType<typeof parseAnswer<typeof schema>>;
-      try {
-        let value: unknown;
-        try {
-          value = answer.text === '' ? undefined : JSON.parse(answer.text);
-        } catch {
-          value = Symbol('not JSON');
-        }
-        // Bounded work whatever the body (contract/answer-shape.ts), a query page held to its 2,000 records.
-        parsed = parseAnswer(schema, value, req.maxItems);
-      } finally {
-        release?.();
-      }
-      if (!parsed.ok) {
-        throw new CrmError(answer.status, {
-          kind: 'retry',
-          error: `${req.method} ${req.path.split('?')[0]}: the answer is not the shape Salesforce documents (${boundOutsideText(parsed.problem, 200)})`,
-        });
-      }
-      return parsed.data;
-    },
+    request: (request, signal) => http.text(callOf(request), signal),
+    json: (schema, request, signal) => http.json(schema, callOf(request), signal),
   };
 }

@@ -15,9 +15,9 @@ import { exportRows } from '../../export/export-rows.js';
 import type { ExportTemplate } from '../../export/parse-template.js';
 import type { Database } from '../../storage/database.js';
 import type { CrmAdapter, CrmObject, SearchField } from '../crm/crm-adapter.js';
-import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
+import { createRecordIdStore } from '../crm/crm-record-ids.js';
 import { type CrmTemplates, storedDomains } from '../crm/crm-rows.js';
-import { findExisting, type RecordIdStore } from '../crm/find-existing.js';
+import { findExisting } from '../crm/find-existing.js';
 import type { RecordShape } from '../crm/map-records.js';
 import { normalizeEmail, normalizeLinkedinUrl, normalizePersonId } from '../crm/normalize-keys.js';
 import { emptySetupReport, type SetupReport } from '../crm/setup-report.js';
@@ -112,11 +112,7 @@ export async function setupOrg(options: OrgSetupOptions): Promise<SetupReport> {
     return report;
   }
 
-  const store: RecordIdStore = {
-    lookUp: (object, keys) => lookUpRecordIds(options.db, options.destination, object, keys),
-    record: (object, ids) =>
-      recordRecordIds(options.db, options.destination, object, ids, new Date(options.now()).toISOString()),
-  };
+  const store = createRecordIdStore(options.db, options.destination, options.now);
   const { adapter } = options;
   const find = async (
     object: CrmObject,

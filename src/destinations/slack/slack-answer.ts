@@ -8,7 +8,10 @@
  * Incoming webhooks answer plain text (`ok`, `invalid_payload`, `channel_is_archived`, `no_text`, ...)
  * with real statuses; the same rules apply to their reasons.
  */
+import { z } from 'zod';
 import { parseRetryAfterSeconds } from '../../client/retry-after.js';
+import { parseAnswer } from '../../contract/answer-shape.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import type { AttemptResult } from '../destination-type.js';
 
 /** The wait after a 429 that names none: Slack's pace is one message a second per channel. */
@@ -82,6 +85,21 @@ export function classifyReason(
   return { outcome: 'fail', status, error: `Slack: ${safe}${extra}` };
 }
 
+/** The longest array a Slack answer is read with (its `response_metadata` lists are a few entries). */
+export const MAX_SLACK_ANSWER_ITEMS = 100;
+
+/** What is read of a Web API answer; the rest is Slack's and left alone. */
+const webApiAnswerSchema = z.looseObject({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  needed: z.string().optional(),
+});
+
+/** `body` as `schema` reads it after the bounded shape check (contract/answer-shape.ts), or what was wrong. */
+export function readSlackAnswer<S extends z.ZodType>(schema: S, body: unknown) {
+  return parseAnswer(schema, body, MAX_SLACK_ANSWER_ITEMS);
+}
+
 /** What a Web API answer (status, Retry-After, parsed body) means; `ok: true` is delivered. */
 export function classifyWebApi(
   status: number,
@@ -94,13 +112,15 @@ export function classifyWebApi(
     return { outcome: 'wait', status, error: `Slack: rate limited (HTTP 429), waiting ${waitMs} ms`, waitMs };
   }
   if (status >= 500 || status === 408) return { outcome: 'retry', status, error: `Slack: HTTP ${status}` };
-  const answer = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
-  if (status !== 200 || answer === undefined || typeof answer.ok !== 'boolean') {
-    return { outcome: 'retry', status, error: `Slack: unexpected answer (HTTP ${status})` };
+  const read = readSlackAnswer(webApiAnswerSchema, body);
+  if (status !== 200 || !read.ok) {
+    const problem = read.ok ? '' : `: ${boundOutsideText(read.problem, 200)}`;
+    return { outcome: 'retry', status, error: `Slack: unexpected answer (HTTP ${status}${problem})` };
   }
+  const answer = read.data;
   if (answer.ok) return { outcome: 'delivered', status };
-  const reason = typeof answer.error === 'string' ? answer.error : 'unknown_error';
-  const needed = typeof answer.needed === 'string' ? `, needed ${answer.needed.slice(0, 100)}` : '';
+  const reason = answer.error ?? 'unknown_error';
+  const needed = answer.needed === undefined ? '' : `, needed ${answer.needed.slice(0, 100)}`;
   return classifyReason(status, reason, context, needed);
 }
 

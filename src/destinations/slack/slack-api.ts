@@ -4,10 +4,12 @@
  * classified by slack-answer.ts; a post's answer lost in flight is retried by the lane, so a message may
  * appear twice then (Slack has no idempotency key for posts).
  */
+
+import { z } from 'zod';
 import { readCappedBody } from '../../client/read-capped-body.js';
 import type { OwnerTarget } from '../alerts/alert-medium.js';
 import type { AttemptResult } from '../destination-type.js';
-import { classifyWebApi, type SlackAnswerContext } from './slack-answer.js';
+import { classifyWebApi, readSlackAnswer, type SlackAnswerContext } from './slack-answer.js';
 import type { SlackMessage } from './slack-blocks.js';
 
 /** Slack's Web API address. */
@@ -28,8 +30,13 @@ export interface SlackApiConfig {
 /** A Web API call's answer: the parsed body when there was one, and what it means. */
 interface Called {
   readonly result: AttemptResult;
-  readonly body: Record<string, unknown> | undefined;
+  readonly body: unknown;
 }
+
+/** What is read of `users.lookupByEmail`'s answer: the user's id, and whether it is deactivated. */
+const lookupAnswerSchema = z.looseObject({
+  user: z.looseObject({ id: z.string().regex(/^[UW][A-Z0-9]{2,}$/), deleted: z.boolean().optional() }),
+});
 
 function describeFailure(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timed out';
@@ -84,9 +91,7 @@ export function createSlackApi(config: SlackApiConfig) {
       };
     }
     const result = classifyWebApi(response.status, response.headers.get('retry-after'), parsed, context());
-    const answer =
-      typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-    return { result, body: answer };
+    return { result, body: parsed };
   };
   return {
     /** Posts `message` to `channel` (an id, `#name`, or a user id for a direct message). */
@@ -109,9 +114,8 @@ export function createSlackApi(config: SlackApiConfig) {
         signal,
       );
       if (result.outcome === 'delivered') {
-        const user = answer?.user as Record<string, unknown> | undefined;
-        const id = typeof user?.id === 'string' ? user.id : undefined;
-        if (id === undefined || !/^[UW][A-Z0-9]{2,}$/.test(id)) {
+        const read = readSlackAnswer(lookupAnswerSchema, answer);
+        if (!read.ok) {
           return {
             trouble: {
               outcome: 'retry',
@@ -120,8 +124,9 @@ export function createSlackApi(config: SlackApiConfig) {
             },
           };
         }
-        if (user?.deleted === true) return { unknown: 'the owner is deactivated in Slack' };
-        return { target: id };
+        const { user } = read.data;
+        if (user.deleted === true) return { unknown: 'the owner is deactivated in Slack' };
+        return { target: user.id };
       }
       if (result.outcome === 'fail' && /users?_not_found/.test(result.error)) {
         return { unknown: 'Slack knows no user with the owner\u2019s e-mail' };

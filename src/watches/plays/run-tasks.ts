@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { AnswerLimits } from '../../client/answer-budget.js';
 import { parseJsonText } from '../../contract/json.js';
 import type { CrmTasks, TaskRequest } from '../../destinations/crm/crm-adapter.js';
 import { CrmError } from '../../errors.js';
@@ -34,9 +35,15 @@ export interface TaskContext {
   readonly logger: Logger;
   readonly now: () => number;
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /** serve's answer budget and the memory plan's cap on one answer, for the CRM's answers as the destinations'. */
+  readonly answers?: AnswerLimits | undefined;
 }
 
-const roles = new WeakMap<TaskPlay, CrmTasks>();
+/** Each play's tasks role, built once for the answer limits it reads under (serve's are one object). */
+const roles = new WeakMap<
+  TaskPlay,
+  { readonly answers: AnswerLimits | undefined; readonly role: CrmTasks }
+>();
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -143,12 +150,12 @@ export async function runTaskPlays(ctx: TaskContext, signal: AbortSignal, limit 
   const play = watch.plays.task;
   if (play === undefined) return 0;
   const nowIso = (): string => new Date(ctx.now()).toISOString();
-  let role = roles.get(play);
+  let role = roles.get(play)?.answers === ctx.answers ? roles.get(play)?.role : undefined;
   let done = 0;
   for (const due of await duePlays(db, watch.name, 'task', nowIso(), limit)) {
     if (signal.aborted) break;
-    role ??= play.tasks({ db, now: ctx.now, fetch: ctx.fetch ?? globalThis.fetch });
-    roles.set(play, role);
+    role ??= play.tasks({ db, now: ctx.now, fetch: ctx.fetch ?? globalThis.fetch, answers: ctx.answers });
+    roles.set(play, { answers: ctx.answers, role });
     const idKey = play.contactIdKey ?? role.idKey;
     const carried = objectOf(due.change.custom_fields)[idKey];
     const contactId = typeof carried === 'number' ? String(carried) : textOf(carried);

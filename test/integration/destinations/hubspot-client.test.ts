@@ -85,6 +85,18 @@ describe('the HubSpot client', () => {
     expect(counted.calls).toBe(1);
   });
 
+  it('sends a call refused with 401 once: a fixed token has no session to renew, so the call is not replayed', async () => {
+    hs.failNext({
+      status: 401,
+      body: { status: 'error', message: 'expired', category: 'INVALID_AUTHENTICATION' },
+    });
+    const error = await rejection(upsertOne());
+    expect(error.trouble.kind).toBe('pause');
+    expect(error.message).toContain('HUBSPOT_TOKEN');
+    expect(hs.calls().map((call) => call.status)).toEqual([401]);
+    expect(counted.calls).toBe(1);
+  });
+
   it('retries a 5xx within the call (two more tries) and then hands it to the lane as retryable', async () => {
     hs.failNext({ status: 503, times: 1 });
     expect(await upsertOne()).toMatchObject([{ ok: true, created: true }]);

@@ -7,6 +7,7 @@
 
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnswerBudget } from '../../../src/client/answer-budget.js';
 import { parseDestinations } from '../../../src/destinations/load-destinations.js';
 import { totalUsdOf } from '../../../src/launch/launch-budget.js';
 import {
@@ -308,11 +309,15 @@ export function definePlaysSuite(dialect: Dialect): void {
       const nowIso = new Date(h.clock.now()).toISOString();
       await reclaimTaskPlays(h.database.db, 'champions', nowIso);
       const logger = pino({ level: 'silent' });
+      const budget = new AnswerBudget();
       await runTaskPlays(
-        { watch, db: h.database.db, logger, now: h.clock.now },
+        { watch, db: h.database.db, logger, now: h.clock.now, answers: { budget, maxBytes: undefined } },
         new AbortController().signal,
       );
       expect(hs.tasks()).toHaveLength(1);
+      // The play's calls read their answers through serve's budget, as the destinations' do.
+      expect(budget.peak).toBeGreaterThan(0);
+      expect(budget.inUse).toBe(0);
       const again = await h.database.db
         .selectFrom('watch_plays')
         .selectAll()

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyFor } from '../../../../src/destinations/crm/crm-retry.js';
-import { HUBSPOT_RETRY_POLICY } from '../../../../src/destinations/hubspot/hubspot-answer.js';
+import { DEFAULT_CRM_RETRY_POLICY, policyFor } from '../../../../src/destinations/crm/crm-retry.js';
 import { DailyBudget } from '../../../../src/destinations/pipedrive/daily-budget.js';
 import {
   BURST_WINDOW_MS,
@@ -75,7 +74,7 @@ describe('classifyTrouble', () => {
     expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'POST').retries).toBe(0);
     expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'PATCH').retries).toBe(2);
     expect(policyFor(PIPEDRIVE_RETRY_POLICY, 'GET').retries).toBe(2);
-    expect(policyFor(HUBSPOT_RETRY_POLICY, 'POST').retries).toBe(2);
+    expect(policyFor(DEFAULT_CRM_RETRY_POLICY, 'POST').retries).toBe(2);
   });
 
   it('reads the daily budget headers, and none when they are missing', () => {
