@@ -5,13 +5,13 @@
  * destination (shared-pace.ts: the burst window, and search's own), within a share of the day's tokens.
  */
 import { z } from 'zod';
-import { destinationNameSchema, envRefSchema } from '../config-fields.js';
+import { destinationNameSchema, envRefSchema, tokenSecret } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
 import { lookUpRecordIds, recordRecordIds } from '../crm/crm-record-ids.js';
-import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
+import { type ContactReaderDeps, type DestinationDeps, defineDestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
 import { createPipedriveAdapter } from './pipedrive-adapter.js';
@@ -173,12 +173,13 @@ function sideClientOf(
 }
 
 /** The `pipedrive` destination type. */
-export const PIPEDRIVE_DESTINATION: DestinationType<PipedriveDestinationConfig> = {
+export const PIPEDRIVE_DESTINATION = defineDestinationType({
   type: 'pipedrive',
+  resolveSecrets: tokenSecret,
   schema: pipedriveSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, 1),
   create: createPipedriveDestination,
   ownerLookup: (config, secrets) => (deps) =>
     createPipedriveOwners(sideClientOf(config, secrets, deps), deps.now),
   crmTasks: (config, secrets) => (deps) => createPipedriveTasks(sideClientOf(config, secrets, deps)),
-};
+});

@@ -95,19 +95,21 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
         env,
         'test destinations',
       );
-      return parseWatches(
-        {
-          watches: [
-            {
-              name: 'crm-contacts',
-              launch: 'job-change',
-              every: '10s',
-              from: { hubspot: { destination: 'crm', filter: { lifecyclestage: 'customer' } } },
-              ...entry,
-            },
-          ],
-        },
-        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+      return (
+        await parseWatches(
+          {
+            watches: [
+              {
+                name: 'crm-contacts',
+                launch: 'job-change',
+                every: '10s',
+                from: { hubspot: { destination: 'crm', filter: { lifecyclestage: 'customer' } } },
+                ...entry,
+              },
+            ],
+          },
+          { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+        )
       )[0]!;
     };
     const person = (email: string) => ({ professional_email: email });
@@ -281,19 +283,21 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
         salesforceSecrets(sf),
         'test destinations',
       );
-      return parseWatches(
-        {
-          watches: [
-            {
-              name: 'sf-contacts',
-              launch: 'job-change',
-              every: '10s',
-              from: { salesforce: { destination: 'sf', soql_where: "Email LIKE '%@acme.com'" } },
-              ...entry,
-            },
-          ],
-        },
-        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+      return (
+        await parseWatches(
+          {
+            watches: [
+              {
+                name: 'sf-contacts',
+                launch: 'job-change',
+                every: '10s',
+                from: { salesforce: { destination: 'sf', soql_where: "Email LIKE '%@acme.com'" } },
+                ...entry,
+              },
+            ],
+          },
+          { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+        )
       )[0]!;
     };
 
