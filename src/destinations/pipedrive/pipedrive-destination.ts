@@ -26,6 +26,7 @@ import { createPipedriveOwners } from './pipedrive-owners.js';
 import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 import { setUpPipedrive } from './pipedrive-setup.js';
 import { createPipedriveTasks } from './pipedrive-tasks.js';
+import { createPipedrivePersonReader, PIPEDRIVE_SOURCE } from './read-persons.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
@@ -149,8 +150,8 @@ function createPipedriveDestination(
 }
 
 /**
- * A client of its own for a watch's play or an alert's owners, on the destination's shared pace (Pipedrive
- * sends each POST once). Its token spend is not counted in the destination's counters.
+ * A client of its own for a watch's source or play or an alert's owners, on the destination's shared pace
+ * (Pipedrive sends each POST once). Its token spend is not counted in the destination's counters.
  */
 function sideClientOf(
   config: PipedriveDestinationConfig,
@@ -182,4 +183,9 @@ export const PIPEDRIVE_DESTINATION = defineDestinationType({
   ownerLookup: (config, secrets) => (deps) =>
     createPipedriveOwners(sideClientOf(config, secrets, deps), deps.now),
   crmTasks: (config, secrets) => (deps) => createPipedriveTasks(sideClientOf(config, secrets, deps)),
+  watchSource: {
+    ...PIPEDRIVE_SOURCE,
+    reader: (config, secrets) =>
+      createPipedrivePersonReader((deps) => sideClientOf(config, secrets, deps), config.org_key_field),
+  },
 });
