@@ -96,6 +96,19 @@ function customFieldsParam(params: URLSearchParams, keys: readonly string[]): vo
   if (keys.length > 0 && keys.length <= MAX_CUSTOM_KEYS) params.set('custom_fields', keys.join(','));
 }
 
+/** One list call over `object`'s records, its answer checked with `schema` under `maxItems`. */
+async function listRecords<S extends z.ZodType>(
+  client: CrmHttp,
+  object: 'contacts' | 'companies',
+  params: URLSearchParams,
+  schema: S,
+  maxItems: number,
+): Promise<z.output<S>> {
+  const path = `${RECORDS_PATH[object]}?${params.toString()}`;
+  const answer = await client.request('GET', path, undefined, AbortSignal.timeout(READ_TIMEOUT_MS));
+  return checkAnswer(schema, answer, { crm: 'Pipedrive', call: `GET ${RECORDS_PATH[object]}`, maxItems });
+}
+
 /** The domains of organizations `orgIds`: the key field's value, else the website, normalized. */
 async function orgDomains(
   client: CrmHttp,
@@ -108,16 +121,10 @@ async function orgDomains(
     const ids = orgIds.slice(at, at + ORGS_PER_CALL);
     const params = new URLSearchParams({ ids: ids.join(','), limit: String(ids.length) });
     customFieldsParam(params, customKeys(orgFields, [orgKeyField]));
-    const path = `${RECORDS_PATH.companies}?${params.toString()}`;
-    const answer = await client.request('GET', path, undefined, AbortSignal.timeout(READ_TIMEOUT_MS));
-    const orgs = checkAnswer(orgsSchema, answer, {
-      crm: 'Pipedrive',
-      call: `GET ${RECORDS_PATH.companies}`,
-      maxItems: ORGS_PER_CALL,
-    });
+    const orgs = await listRecords(client, 'companies', params, orgsSchema, ORGS_PER_CALL);
     for (const org of orgs.data) {
       const key = decodeRecord(orgFields, org, [orgKeyField])[orgKeyField] ?? undefined;
-      const domain = normalizeDomain(key ?? undefined) ?? normalizeDomain(org.website ?? undefined);
+      const domain = normalizeDomain(key) ?? normalizeDomain(org.website ?? undefined);
       if (domain !== undefined) domains.set(org.id, domain);
     }
   }
@@ -164,13 +171,7 @@ export function createPipedrivePersonReader(
         if (query.owner_id !== undefined) params.set('owner_id', String(query.owner_id));
         customFieldsParam(params, customKeys(personFields, names));
         if (cursor !== undefined) params.set('cursor', cursor);
-        const path = `${RECORDS_PATH.contacts}?${params.toString()}`;
-        const answer = await client.request('GET', path, undefined, AbortSignal.timeout(READ_TIMEOUT_MS));
-        const page = checkAnswer(pageSchema, answer, {
-          crm: 'Pipedrive',
-          call: `GET ${RECORDS_PATH.contacts}`,
-          maxItems: PERSONS_PAGE,
-        });
+        const page = await listRecords(client, 'contacts', params, pageSchema, PERSONS_PAGE);
         const orgIds = [
           ...new Set(page.data.flatMap((person) => (person.org_id == null ? [] : [person.org_id]))),
         ];
