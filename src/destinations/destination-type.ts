@@ -248,6 +248,7 @@ export interface DestinationTypeDefinition<C extends DestinationBase, S, Q exten
 
 /** One entry of the destinations file validated by its type, its config held in the closures below. */
 export interface TypedEntry {
+  /** The validated config, its `secret` reference left out. */
   readonly config: DestinationBase;
   readonly dispatch: DispatchSettings | undefined;
   /**
@@ -295,7 +296,7 @@ export function defineDestinationType<C extends DestinationBase, S, Q extends So
       return {
         success: true,
         data: {
-          config: parsed.data,
+          config,
           dispatch: definition.dispatchSettings?.(config),
           bind: (env) => {
             const secrets = definition.resolveSecrets(parsed.data, env);

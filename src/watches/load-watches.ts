@@ -274,6 +274,7 @@ export async function parseWatches(
     } else {
       // The one CRM type named (the schema checked that one source is named).
       const [type, role] = [...sources].find(([name]) => Object.hasOwn(config.from, name))!;
+      // The object as written: the configured reader parses it again into its CRM's own query type.
       const chosen = (entry.from as Record<string, unknown>)[type];
       const { destination } = role.schema.parse(chosen);
       try {
