@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseDuration } from '../config/parse-duration.js';
 import { parseRate, RATE_SYNTAX } from '../config/parse-rate.js';
 import type { WindowRate } from '../contract/rate-window.js';
+import { webhookSecretKey } from './sign-standard-webhook.js';
 
 /** The job kinds a destination may filter on. */
 export const DESTINATION_KINDS = ['company_reveal', 'job_change', 'search_contact', 'unknown'] as const;
@@ -69,6 +70,49 @@ export const secretRefSchema = z.union([
 
 /** A secret reference as configured. */
 export type SecretRef = z.infer<typeof secretRefSchema>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A signing type's `secret` (one reference or a list), each from the environment or the literal, checked as
+ * a signing key. Throws Error naming the field, never the value.
+ */
+export function signingSecrets(
+  config: { readonly secret: SecretRef | readonly SecretRef[] },
+  env: Env,
+): string[] {
+  const refs = config.secret;
+  const list: readonly SecretRef[] = Array.isArray(refs) ? refs : [refs as SecretRef];
+  return list.map((ref, index) => {
+    const field = Array.isArray(refs) ? `secret[${index}]` : 'secret';
+    let value: string | undefined;
+    if (typeof ref === 'string') value = ref;
+    else {
+      value = env[ref.env]?.trim();
+      if (value === undefined || value === '') {
+        throw new Error(`field ${field}: environment variable ${ref.env} is not set`);
+      }
+    }
+    try {
+      webhookSecretKey(value);
+    } catch (error) {
+      throw new Error(`field ${field}: ${(error as Error).message}`);
+    }
+    return value;
+  });
+}
+
+/** An API type's `token`, from the environment only, as a list of one; any value, never checked or printed. */
+export function tokenSecret(config: { readonly token: { readonly env: string } }, env: Env): string[] {
+  const value = env[config.token.env]?.trim();
+  if (value === undefined || value === '') {
+    throw new Error(`field token: environment variable ${config.token.env} is not set`);
+  }
+  return [value];
+}
+
+/** A type without credentials. */
+export const noSecrets = (): string[] => [];
 
 /**
  * The kinds a destination takes (default: every job kind): the job kinds, and `watch_change`, a watch's

@@ -145,14 +145,9 @@ export interface DispatchSettings {
     | undefined;
 }
 
-/**
- * Which of a CRM's contacts a watch reads (watches/sources/): HubSpot's property filter (EQ each), or
- * Salesforce's SOQL WHERE clause; `fields` names further properties (fields) the watch's map and carry read.
- */
-export interface ContactQuery {
-  readonly filter?: Readonly<Record<string, string>> | undefined;
-  readonly where?: string | undefined;
-  readonly fields: readonly string[];
+/** What every watch source's `from.<type>` object names: the destination of the destinations file it reads. */
+export interface SourceBase {
+  readonly destination: string;
 }
 
 /**
@@ -173,9 +168,9 @@ export interface ContactReaderDeps {
   readonly answers?: AnswerLimits | undefined;
 }
 
-/** A CRM's contacts read page by page, paced and checked as the destination's own calls. */
-export interface ContactReader {
-  /** The carried id's key in custom_fields (`hs_object_id`, `sf_id`). */
+/** What a watch maps by itself from a CRM's contact (docs/watches.md). */
+export interface ContactColumns {
+  /** The carried id's key in custom_fields (`hs_object_id`, `sf_id`, `pd_id`). */
   readonly idKey: string;
   /** The cells (the CRM's own field names) a watch maps by itself; `company_domain` is always that cell. */
   readonly columns: {
@@ -184,33 +179,155 @@ export interface ContactReader {
     readonly firstName: string;
     readonly lastName: string;
   };
-  /**
-   * The contacts `query` selects, streamed, through a client made for this reading (on the destination's
-   * shared pace); throws CrmError when the CRM refuses or cannot be reached.
-   */
-  contacts(query: ContactQuery, deps: ContactReaderDeps): AsyncGenerator<ContactRow>;
 }
 
-/** A destination type: its schema and how to build it from a validated config. */
-export interface DestinationType<C extends DestinationBase> {
+/** A CRM's contacts read page by page, paced and checked as the destination's own calls. */
+export interface ContactReader<Q extends SourceBase> extends ContactColumns {
+  /**
+   * The contacts `query` (the watch's `from.<type>`, validated) selects, with the further `fields` the
+   * watch's map and carry read, streamed through a client made for this reading (on the destination's
+   * shared pace); throws CrmError when the CRM refuses or cannot be reached.
+   */
+  contacts(query: Q, fields: readonly string[], deps: ContactReaderDeps): AsyncGenerator<ContactRow>;
+}
+
+/** What a watch source role says of itself before any destination is configured. */
+export interface WatchSourceType<Q extends SourceBase = SourceBase> {
+  /** How messages name the CRM ("HubSpot"). */
+  readonly crm: string;
+  /** The `from.<type>` object (zod, the CRM's own rules: HubSpot's filter, Salesforce's WHERE clause). */
+  readonly schema: z.ZodType<Q>;
+  /** A contact field's name as the watch's map and carry may give it, and how a message names one. */
+  readonly fieldName: RegExp;
+  readonly fieldNoun: string;
+}
+
+/** A CRM type's watch source role (`from.<type>`, docs/watches.md): its schema and its contacts reader. */
+export interface WatchSourceRole<C extends DestinationBase, Q extends SourceBase, S>
+  extends WatchSourceType<Q> {
+  reader(config: C, secrets: S): ContactReader<Q>;
+}
+
+/** A configured CRM destination's contacts, for a watch whose `from.<type>` names it. */
+export interface ConfiguredContactReader extends ContactColumns {
+  /**
+   * The contacts `options` (the watch's `from.<type>` object as written, valid under the type's schema) and
+   * `fields` select, read at each pass; throws Error when `options` is not valid.
+   */
+  select(
+    options: unknown,
+    fields: readonly string[],
+  ): (deps: ContactReaderDeps) => AsyncGenerator<ContactRow>;
+}
+
+/**
+ * A destination type as written in its folder (defineDestinationType erases its types): its schema, its
+ * credentials `S` resolved from the config and the environment, how to build it from a validated config,
+ * and the optional roles of a CRM.
+ */
+export interface DestinationTypeDefinition<C extends DestinationBase, S, Q extends SourceBase = SourceBase> {
   readonly type: string;
   /** Validates one entry of the file (secrets still as references). */
   readonly schema: z.ZodType<C>;
-  /** The outbox settings of an event-driven type; undefined for a scheduled one. */
-  dispatchSettings?(config: C): DispatchSettings;
-  create(config: C, secrets: readonly string[], deps: DestinationDeps): Destination;
-  /** A CRM type whose contacts a watch can read (`from.<type>`); its problem with `query` checked first. */
-  contactReader?(config: C, secrets: readonly string[]): ContactReader;
-  /** A CRM type's owner lookup (alerts' `"to": "owner"`), on a client of the destination's own. */
-  ownerLookup?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => OwnerLookup;
-  /** A CRM type's tasks role for a watch's `task` play: made per use, on the destination's shared pace. */
-  crmTasks?(config: C, secrets: readonly string[]): (deps: ContactReaderDeps) => CrmTasks;
   /**
-   * A type whose credentials are not one `secret` or `token` (Salesforce's grants: an id, a secret or key,
-   * each from the environment or a file) resolves them itself, at load, into the list `create` receives.
-   * Throws Error with a `field …: …` message naming sources, never values.
+   * The credentials, at load: from `secret` or `token` (config-fields.ts, standardSecrets), or the type's own
+   * (Salesforce's grants, each from the environment or a file). Throws Error with a `field …: …` message
+   * naming sources, never values.
    */
-  resolveSecrets?(config: C, env: Readonly<Record<string, string | undefined>>): string[];
+  resolveSecrets(config: NoInfer<C>, env: Readonly<Record<string, string | undefined>>): S;
+  /** The outbox settings of an event-driven type; undefined for a scheduled one. */
+  dispatchSettings?(config: NoInfer<C>): DispatchSettings;
+  create(config: NoInfer<C>, secrets: S, deps: DestinationDeps): Destination;
+  /** A CRM type whose contacts a watch can read (`from.<type>`). */
+  readonly watchSource?: WatchSourceRole<NoInfer<C>, Q, S> | undefined;
+  /** A CRM type's owner lookup (alerts' `"to": "owner"`), on a client of the destination's own. */
+  ownerLookup?(config: NoInfer<C>, secrets: S): (deps: ContactReaderDeps) => OwnerLookup;
+  /** A CRM type's tasks role for a watch's `task` play: made per use, on the destination's shared pace. */
+  crmTasks?(config: NoInfer<C>, secrets: S): (deps: ContactReaderDeps) => CrmTasks;
+}
+
+/** One entry of the destinations file validated by its type, its config held in the closures below. */
+export interface TypedEntry {
+  /** The validated config, its `secret` reference left out. */
+  readonly config: DestinationBase;
+  readonly dispatch: DispatchSettings | undefined;
+  /**
+   * The working parts, the credentials resolved from `env` and handed over (never exposed). Throws Error
+   * with a `field …: …` message when a credential is missing or wrong.
+   */
+  bind(
+    env: Readonly<Record<string, string | undefined>>,
+  ): Pick<ConfiguredDestination, 'create' | 'contactReader' | 'ownerLookup' | 'crmTasks'>;
+}
+
+/** A destination type as the registry holds it, whatever its config's type. */
+export interface DestinationType {
+  readonly type: string;
+  /** Validates one entry of the file (for its JSON Schema; `parse` validates with it). */
+  readonly schema: z.ZodType<DestinationBase>;
+  /** The watch source role's schema and names, when the type has one. */
+  readonly watchSource: WatchSourceType | undefined;
+  /** Validates `entry` with the type's schema: its problems, or the entry typed. */
+  parse(entry: unknown): { success: true; data: TypedEntry } | { success: false; error: z.ZodError };
+}
+
+/** The registry's form of a type written with its own config, source query and credentials types. */
+export function defineDestinationType<C extends DestinationBase, S, Q extends SourceBase = SourceBase>(
+  definition: DestinationTypeDefinition<C, S, Q>,
+): DestinationType {
+  const { watchSource } = definition;
+  return {
+    type: definition.type,
+    schema: definition.schema,
+    watchSource:
+      watchSource === undefined
+        ? undefined
+        : {
+            crm: watchSource.crm,
+            schema: watchSource.schema,
+            fieldName: watchSource.fieldName,
+            fieldNoun: watchSource.fieldNoun,
+          },
+    parse(entry) {
+      const parsed = definition.schema.safeParse(entry);
+      if (!parsed.success) return { success: false, error: parsed.error };
+      // The secret's reference (perhaps a literal) stays out of what the type is handed to build with.
+      const config: C = { ...parsed.data, secret: undefined };
+      return {
+        success: true,
+        data: {
+          config,
+          dispatch: definition.dispatchSettings?.(config),
+          bind: (env) => {
+            const secrets = definition.resolveSecrets(parsed.data, env);
+            return {
+              create: (deps) => definition.create(config, secrets, deps),
+              contactReader: watchSource === undefined ? undefined : bindReader(watchSource, config, secrets),
+              ownerLookup: definition.ownerLookup?.(config, secrets),
+              crmTasks: definition.crmTasks?.(config, secrets),
+            };
+          },
+        },
+      };
+    },
+  };
+}
+
+/** A source role's reader bound to one destination: each watch's `from.<type>` parsed into its query. */
+function bindReader<C extends DestinationBase, Q extends SourceBase, S>(
+  role: WatchSourceRole<C, Q, S>,
+  config: C,
+  secrets: S,
+): ConfiguredContactReader {
+  const reader = role.reader(config, secrets);
+  return {
+    idKey: reader.idKey,
+    columns: reader.columns,
+    select(options, fields) {
+      const query = role.schema.parse(options);
+      return (deps) => reader.contacts(query, fields, deps);
+    },
+  };
 }
 
 /** One destination, validated, ready to create. */
@@ -224,7 +341,7 @@ export interface ConfiguredDestination {
   /** Builds the working destination (secrets are handed over here, never exposed). */
   create(deps: DestinationDeps): Destination;
   /** A CRM type's reader of its contacts, for a watch's source (secrets handed over, never exposed). */
-  readonly contactReader?: ContactReader | undefined;
+  readonly contactReader?: ConfiguredContactReader | undefined;
   /** A CRM type's owner lookup, for alert destinations naming it in `owner_crm`. */
   readonly ownerLookup?: ((deps: ContactReaderDeps) => OwnerLookup) | undefined;
   /** A CRM type's tasks role, for a watch's `task` play (secrets handed over, never exposed). */

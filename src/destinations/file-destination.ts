@@ -12,8 +12,12 @@ import { loadTemplate } from '../export/load-template.js';
 import { runExport } from '../export/run-export.js';
 // The reconcile lease is a generic named lease (a row of `leases`); the file drop takes one of its own.
 import { acquireLease, createLeaseHolderId, releaseLease } from '../storage/leases/acquire-lease.js';
-import { DESTINATION_KINDS, destinationNameSchema } from './config-fields.js';
-import type { DestinationDeps, DestinationType, ScheduledDestination } from './destination-type.js';
+import { DESTINATION_KINDS, destinationNameSchema, noSecrets } from './config-fields.js';
+import {
+  type DestinationDeps,
+  defineDestinationType,
+  type ScheduledDestination,
+} from './destination-type.js';
 
 /** How long one run may hold its lease: a run longer than this could overlap another replica's. */
 export const FILE_RUN_LEASE_MS = 30 * 60_000;
@@ -107,8 +111,9 @@ function createFileDestination(
 }
 
 /** The `file` destination type. */
-export const FILE_DESTINATION: DestinationType<FileDestinationConfig> = {
+export const FILE_DESTINATION = defineDestinationType({
   type: 'file',
+  resolveSecrets: noSecrets,
   schema: fileSchema,
   create: createFileDestination,
-};
+});

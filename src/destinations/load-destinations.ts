@@ -13,10 +13,8 @@ import {
 import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { loadTemplate } from '../export/load-template.js';
-import type { SecretRef } from './config-fields.js';
 import type { ConfiguredDestination, DestinationDeps } from './destination-type.js';
 import { DESTINATION_TYPES, loadDestinationType } from './destination-types.js';
-import { webhookSecretKey } from './sign-standard-webhook.js';
 
 export type { ConfiguredDestination } from './destination-type.js';
 
@@ -27,36 +25,6 @@ const fileSchema = z.strictObject({
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-function resolveSecrets(refs: SecretRef | readonly SecretRef[], env: Env, where: string): string[] {
-  const list = Array.isArray(refs) ? refs : [refs as SecretRef];
-  return list.map((ref, index) => {
-    const field = Array.isArray(refs) ? `secret[${index}]` : 'secret';
-    let value: string | undefined;
-    if (typeof ref === 'string') value = ref;
-    else {
-      value = env[ref.env]?.trim();
-      if (value === undefined || value === '') {
-        throw new ConfigError(`${where}, field ${field}: environment variable ${ref.env} is not set`);
-      }
-    }
-    try {
-      webhookSecretKey(value);
-    } catch (error) {
-      throw new ConfigError(`${where}, field ${field}: ${(error as Error).message}`);
-    }
-    return value;
-  });
-}
-
-/** An API token (a type's `token`), from the environment only; any value, never checked or printed. */
-function resolveToken(ref: { env: string }, env: Env, where: string): string {
-  const value = env[ref.env]?.trim();
-  if (value === undefined || value === '') {
-    throw new ConfigError(`${where}, field token: environment variable ${ref.env} is not set`);
-  }
-  return value;
-}
 
 /** A field that names an address a destination calls (with its token or signature): `url` or `*_url`. */
 function isUrlField(field: string): boolean {
@@ -103,36 +71,22 @@ export async function parseDestinations(
         `${where}, field type: must be one of ${Object.keys(DESTINATION_TYPES).join(', ')}`,
       );
     }
-    const parsed = definition.schema.safeParse(entry);
+    const parsed = definition.parse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ConfigError(`${where}, field ${fieldPath(issue.path)}: ${issue.message}`);
     }
-    const config = parsed.data as typeof parsed.data & {
-      secret?: SecretRef | SecretRef[];
-      token?: { env: string };
-      template?: string;
-    };
+    const typed = parsed.data;
+    const config = typed.config as typeof typed.config & { template?: string };
     assertSecureUrls(config, allowance, where);
     if (seen.has(config.name)) throw new ConfigError(`${where}, field name: used by another destination`);
     seen.add(config.name);
-    const resolveOwn = definition.resolveSecrets;
-    let own: string[] | undefined;
-    if (resolveOwn !== undefined) {
-      try {
-        own = resolveOwn(config, env);
-      } catch (error) {
-        throw new ConfigError(`${where}, ${(error as Error).message}`);
-      }
+    let bound: ReturnType<typeof typed.bind>;
+    try {
+      bound = typed.bind(env);
+    } catch (error) {
+      throw new ConfigError(`${where}, ${(error as Error).message}`);
     }
-    const secrets =
-      own !== undefined
-        ? own
-        : config.secret !== undefined
-          ? resolveSecrets(config.secret, env, where)
-          : config.token !== undefined
-            ? [resolveToken(config.token, env, where)]
-            : [];
     if (config.template !== undefined) {
       try {
         await loadTemplate(config.template);
@@ -140,17 +94,14 @@ export async function parseDestinations(
         throw new ConfigError(`${where}, field template: ${(error as Error).message}`);
       }
     }
-    const { secret: _secret, ...visible } = config;
+    const { create, ...roles } = bound;
     configured.push({
       name: config.name,
       type: definition.type,
-      dispatch: definition.dispatchSettings?.(visible),
+      dispatch: typed.dispatch,
       template: config.template,
-      create: (deps) => definition.create(visible, secrets, { ...deps, crmOwners: ownersOf(deps) }),
-      contactReader:
-        definition.contactReader === undefined ? undefined : definition.contactReader(visible, secrets),
-      ownerLookup: definition.ownerLookup?.(visible, secrets),
-      crmTasks: definition.crmTasks === undefined ? undefined : definition.crmTasks(visible, secrets),
+      create: (deps) => create({ ...deps, crmOwners: ownersOf(deps) }),
+      ...roles,
     });
   }
   checkOwnerCrms(top.data.destinations, configured, label);
@@ -179,7 +130,7 @@ function checkOwnerCrms(
         `${label}: destination "${String(entry.name)}", field owner_crm: ` +
           (crm === undefined
             ? `no destination "${named}" in the destinations file`
-            : `destination "${named}" is of type ${crm.type}, which has no owners (hubspot, salesforce, pipedrive)`),
+            : `destination "${named}" is of type ${crm.type}, which has no owners`),
       );
     }
   }

@@ -13,13 +13,14 @@ import {
   kindsSchema,
   rateSchema,
   secretRefSchema,
+  signingSecrets,
 } from './config-fields.js';
-import type {
-  AttemptResult,
-  DestinationDeps,
-  DestinationType,
-  OutboxDelivery,
-  OutboxDestination,
+import {
+  type AttemptResult,
+  type DestinationDeps,
+  defineDestinationType,
+  type OutboxDelivery,
+  type OutboxDestination,
 } from './destination-type.js';
 import { readAnswer } from './read-answer.js';
 import { standardWebhookHeaders, webhookSecretKey } from './sign-standard-webhook.js';
@@ -177,8 +178,9 @@ function createWebhookDestination(
 }
 
 /** The `webhook` destination type. */
-export const WEBHOOK_DESTINATION: DestinationType<WebhookDestinationConfig> = {
+export const WEBHOOK_DESTINATION = defineDestinationType({
   type: 'webhook',
+  resolveSecrets: signingSecrets,
   schema: webhookSchema,
   dispatchSettings: (config) => ({
     timeoutMs: config.timeout ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
@@ -188,4 +190,4 @@ export const WEBHOOK_DESTINATION: DestinationType<WebhookDestinationConfig> = {
     kinds: config.kinds,
   }),
   create: createWebhookDestination,
-};
+});

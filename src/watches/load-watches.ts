@@ -3,16 +3,17 @@
  * the destinations file is: a problem is one line naming the watch and the field. `map`, `set` and `carry`
  * are launch's (launch/build-request.ts makes and checks the plan, for a watch as for `hooksync launch`);
  * a relative date in `set` (`-30d`) is written down here and resolved at each cycle (watch-plan.ts). A CRM
- * source (`from.hubspot`, `from.salesforce`) names a destination of the destinations file, checked here
- * (sources/crm-source.ts).
+ * source (`from.<type>`) is the watch source role of a destination type (its schema, its field names and its
+ * reader live in the CRM's folder), loaded from the registry when the file names it; it names a destination
+ * of the destinations file, checked here (sources/crm-source.ts).
  */
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration } from '../config/parse-duration.js';
 import { fieldPath, readJsonConfigFile } from '../config/read-config-file.js';
-import { HUBSPOT_PROPERTY_NAME, MAX_FILTERS } from '../destinations/hubspot/read-contacts.js';
+import type { WatchSourceType } from '../destinations/destination-type.js';
+import { DESTINATION_TYPES, loadDestinationType } from '../destinations/destination-types.js';
 import type { ConfiguredDestination } from '../destinations/load-destinations.js';
-import { SOQL_FIELD_NAME } from '../destinations/salesforce/query-contacts.js';
 import { ConfigError } from '../errors.js';
 import type { RequestPlanEntries } from '../launch/build-request.js';
 import { OPERATIONS, type OperationSpec } from '../launch/launch-operations.js';
@@ -27,14 +28,7 @@ import {
   unknownPlaceholder,
   type WatchPlays,
 } from './plays/play-config.js';
-import {
-  type CrmSource,
-  type CrmSourceKind,
-  crmEntries,
-  crmReaderFor,
-  fieldsRead,
-} from './sources/crm-source.js';
-import { soqlWhereProblem } from './sources/soql-where.js';
+import { type CrmSource, crmEntries, crmReaderFor, fieldsRead } from './sources/crm-source.js';
 import { planForCycle } from './watch-plan.js';
 
 /** The least period of a watch: short enough for a test or a demo, never a busy loop. */
@@ -96,68 +90,28 @@ const everySchema = z.string().transform((text, ctx) => {
   return ms;
 });
 
-const hubspotSourceSchema = z.strictObject({
-  destination: z.string().min(1),
-  filter: z
-    .record(z.string(), z.union([z.string().trim().min(1), z.number(), z.boolean()]).transform(String))
-    .superRefine((filter, ctx) => {
-      const names = Object.keys(filter);
-      const bad = names.find((name) => !HUBSPOT_PROPERTY_NAME.test(name));
-      if (bad !== undefined) {
-        ctx.issues.push({
-          code: 'custom',
-          input: bad,
-          path: [bad],
-          message: 'must be a HubSpot property name',
-        });
-      } else if (names.length > MAX_FILTERS) {
-        ctx.issues.push({
-          code: 'custom',
-          input: filter,
-          message: `takes at most ${MAX_FILTERS} properties`,
-        });
-      }
+/** The sources a watch's `from` may name: a file, or the CRM types of `sources`; exactly one. */
+function fromSchemaOf(sources: ReadonlyMap<string, WatchSourceType>) {
+  const kinds = ['file', ...sources.keys()];
+  return z
+    .strictObject({
+      file: z.string().min(1).optional(),
+      format: z.enum(INPUT_FORMATS).optional(),
+      ...Object.fromEntries([...sources].map(([type, role]) => [type, role.schema.optional()])),
     })
-    .optional(),
-});
-
-const salesforceSourceSchema = z.strictObject({
-  destination: z.string().min(1),
-  soql_where: z
-    .string()
-    .trim()
-    .min(1)
-    .transform((text, ctx) => {
-      const problem = soqlWhereProblem(text);
-      if (problem !== undefined) {
-        ctx.issues.push({ code: 'custom', input: text, message: problem });
-        return z.NEVER;
+    .superRefine((from, ctx) => {
+      const named = kinds.filter((kind) => (from as Record<string, unknown>)[kind] !== undefined);
+      if (named.length !== 1) {
+        ctx.issues.push({
+          code: 'custom',
+          input: from,
+          message: `must name one source: ${kinds.join(', ')}${named.length > 1 ? ` (got ${named.join(' and ')})` : ''}`,
+        });
+      } else if (from.format !== undefined && from.file === undefined) {
+        ctx.issues.push({ code: 'custom', input: from, path: ['format'], message: 'applies to a file only' });
       }
-      return text;
-    }),
-});
-
-const SOURCE_KINDS = ['file', 'hubspot', 'salesforce'] as const;
-
-const fromSchema = z
-  .strictObject({
-    file: z.string().min(1).optional(),
-    format: z.enum(INPUT_FORMATS).optional(),
-    hubspot: hubspotSourceSchema.optional(),
-    salesforce: salesforceSourceSchema.optional(),
-  })
-  .superRefine((from, ctx) => {
-    const named = SOURCE_KINDS.filter((kind) => from[kind] !== undefined);
-    if (named.length !== 1) {
-      ctx.issues.push({
-        code: 'custom',
-        input: from,
-        message: `must name one source: ${SOURCE_KINDS.join(', ')}${named.length > 1 ? ` (got ${named.join(' and ')})` : ''}`,
-      });
-    } else if (from.format !== undefined && from.file === undefined) {
-      ctx.issues.push({ code: 'custom', input: from, path: ['format'], message: 'applies to a file only' });
-    }
-  });
+    });
+}
 
 const templateSchema = z
   .string()
@@ -211,19 +165,52 @@ export const playsSchema = z.strictObject({
     .optional(),
 });
 
-/** One watch of the file, as written (its JSON Schema is generated from it: watches-json-schema.ts). */
-export const watchSchema = z.strictObject({
-  name: nameSchema,
-  launch: z.enum(WATCH_OPERATIONS),
-  from: fromSchema,
-  map: z.record(z.string(), z.string().min(1)).optional(),
-  set: z.record(z.string(), z.unknown()).optional(),
-  carry: z.record(z.string(), z.string().min(1)).optional(),
-  every: everySchema,
-  max_usd_per_cycle: z.number().positive().optional(),
-  report_baseline: z.boolean().optional(),
-  plays: playsSchema.optional(),
-});
+/**
+ * One watch of the file, as written, with the CRM sources of `sources` (its JSON Schema is generated from
+ * it with every source type: watches-json-schema.ts).
+ */
+export function watchSchemaOf(sources: ReadonlyMap<string, WatchSourceType>) {
+  return z.strictObject({
+    name: nameSchema,
+    launch: z.enum(WATCH_OPERATIONS),
+    from: fromSchemaOf(sources),
+    map: z.record(z.string(), z.string().min(1)).optional(),
+    set: z.record(z.string(), z.unknown()).optional(),
+    carry: z.record(z.string(), z.string().min(1)).optional(),
+    every: everySchema,
+    max_usd_per_cycle: z.number().positive().optional(),
+    report_baseline: z.boolean().optional(),
+    plays: playsSchema.optional(),
+  });
+}
+
+/** The watch source roles of the destination types `names` (every type when undefined), loaded. */
+export async function watchSourceTypes(names?: Iterable<string>): Promise<Map<string, WatchSourceType>> {
+  const sources = new Map<string, WatchSourceType>();
+  for (const name of names ?? Object.keys(DESTINATION_TYPES)) {
+    const role = (await loadDestinationType(name))?.watchSource;
+    if (role !== undefined) sources.set(name, role);
+  }
+  return sources;
+}
+
+/**
+ * The source types a file's watches name (`from.<type>`), loaded; every one when a watch names none or
+ * several, whose message lists them all.
+ */
+function namedSourceTypes(
+  watches: ReadonlyArray<Record<string, unknown>>,
+): Promise<Map<string, WatchSourceType>> {
+  const named = new Set<string>();
+  for (const watch of watches) {
+    const from = watch.from;
+    const keys =
+      from !== null && typeof from === 'object' ? Object.keys(from).filter((key) => key !== 'format') : [];
+    if (keys.length !== 1) return watchSourceTypes();
+    if (keys[0] !== 'file') named.add(keys[0]!);
+  }
+  return watchSourceTypes(named);
+}
 
 /** The whole file: its watches, and a `$schema` an editor reads and hooksync ignores. */
 const fileSchema = z.strictObject({ $schema: z.string().optional(), watches: z.array(z.looseObject({})) });
@@ -234,7 +221,7 @@ const RELATIVE_DATE = /^-(\d{1,5})d$/;
  * Validates a parsed watches document. `baseDir` is where relative source paths start (the file's folder);
  * `label` names the document in messages; `nowMs` the day relative dates are checked against.
  */
-export function parseWatches(
+export async function parseWatches(
   document: unknown,
   options: {
     label: string;
@@ -243,7 +230,7 @@ export function parseWatches(
     /** The destinations file's destinations, which a CRM source names; undefined when none was given. */
     destinations?: readonly ConfiguredDestination[] | undefined;
   },
-): WatchDefinition[] {
+): Promise<WatchDefinition[]> {
   const { label } = options;
   const top = fileSchema.safeParse(document);
   if (!top.success) {
@@ -251,6 +238,8 @@ export function parseWatches(
     const field = fieldPath(issue.path);
     throw new ConfigError(`${label}: ${field === '' ? 'the file' : `field ${field}`} ${issue.message}`);
   }
+  const sources = await namedSourceTypes(top.data.watches);
+  const watchSchema = watchSchemaOf(sources);
   const seen = new Set<string>();
   const watches: WatchDefinition[] = [];
   for (const [index, entry] of top.data.watches.entries()) {
@@ -275,7 +264,7 @@ export function parseWatches(
     };
     let source: WatchSource;
     let entries: RequestPlanEntries = own;
-    const { file, hubspot, salesforce } = config.from;
+    const { file } = config.from;
     if (file !== undefined) {
       source = {
         kind: 'file',
@@ -283,32 +272,34 @@ export function parseWatches(
         format: config.from.format ?? formatOfPath(file),
       };
     } else {
-      const kind: CrmSourceKind = hubspot !== undefined ? 'hubspot' : 'salesforce';
-      const destination = (hubspot ?? salesforce)!.destination;
+      // The one CRM type named (the schema checked that one source is named).
+      const [type, role] = [...sources].find(([name]) => Object.hasOwn(config.from, name))!;
+      // The object as written: the configured reader parses it again into its CRM's own query type.
+      const chosen = (entry.from as Record<string, unknown>)[type];
+      const { destination } = role.schema.parse(chosen);
       try {
         if (config.launch !== 'job-change') {
-          throw new Error(`field from.${kind}: a CRM source reads contacts, for "launch": "job-change" only`);
+          throw new Error(`field from.${type}: a CRM source reads contacts, for "launch": "job-change" only`);
         }
-        const reader = crmReaderFor(kind, destination, options.destinations);
+        const reader = crmReaderFor(type, role, destination, options.destinations);
         entries = crmEntries(reader, own);
         const fields = fieldsRead(reader, entries);
-        const fieldName = kind === 'hubspot' ? HUBSPOT_PROPERTY_NAME : SOQL_FIELD_NAME;
         for (const [part, pairs] of [
           ['map', own.map],
           ['carry', own.carry],
         ] as const) {
-          const bad = pairs.find(([, column]) => fields.includes(column) && !fieldName.test(column));
+          const bad = pairs.find(([, column]) => fields.includes(column) && !role.fieldName.test(column));
           if (bad !== undefined) {
-            throw new Error(
-              `field ${part}.${bad[0]}: "${bad[1]}" is not a ${kind === 'hubspot' ? 'HubSpot property' : 'Salesforce Contact field'} name`,
-            );
+            throw new Error(`field ${part}.${bad[0]}: "${bad[1]}" is not a ${role.fieldNoun} name`);
           }
         }
         source = {
-          kind,
+          kind: 'crm',
+          type,
+          crm: role.crm,
           destination,
-          query: { filter: hubspot?.filter, where: salesforce?.soql_where, fields },
           reader,
+          contacts: reader.select(chosen, fields),
         };
       } catch (error) {
         throw new ConfigError(`${where}, ${(error as Error).message}`);
@@ -376,7 +367,7 @@ export function parseWatches(
 export function loadWatches(
   path: string,
   options: { nowMs?: number; destinations?: readonly ConfiguredDestination[] | undefined } = {},
-): WatchDefinition[] {
+): Promise<WatchDefinition[]> {
   const label = `watches file ${path}`;
   const document = readJsonConfigFile(path, label);
   return parseWatches(document, {

@@ -1,6 +1,7 @@
 /**
  * The watches file's JSON Schema (issue 40, `hooksync schema watches`): generated from the zod schema that
- * validates each watch (load-watches.ts), with docs/watches.md's field table as descriptions.
+ * validates each watch (load-watches.ts) with every registered watch source (`from.<type>`, each type's own
+ * schema), with docs/watches.md's field table as descriptions.
  */
 
 import { readFieldDescriptions } from '../config/field-descriptions.js';
@@ -10,10 +11,11 @@ import {
   type JsonSchema,
   jsonSchemaOf,
 } from '../config/json-schema-of.js';
-import { watchSchema } from './load-watches.js';
+import { watchSchemaOf, watchSourceTypes } from './load-watches.js';
 
-/** The JSON Schema of a watches file. */
-export function watchesJsonSchema(): JsonSchema {
+/** The JSON Schema of a watches file (every destination type's module is loaded to read its source). */
+export async function watchesJsonSchema(): Promise<JsonSchema> {
+  const watchSchema = watchSchemaOf(await watchSourceTypes());
   const descriptions = readFieldDescriptions('watches.md', ['watches file']);
   return {
     $schema: JSON_SCHEMA_DIALECT,

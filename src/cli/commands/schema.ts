@@ -24,7 +24,7 @@ export function registerSchemaCommand(program: Command, ctx: CliContext): void {
       const schema =
         file === 'destinations'
           ? await (await import('../../destinations/destinations-json-schema.js')).destinationsJsonSchema()
-          : (await import('../../watches/watches-json-schema.js')).watchesJsonSchema();
+          : await (await import('../../watches/watches-json-schema.js')).watchesJsonSchema();
       writeLine(ctx.stdout, JSON.stringify(schema, null, 2));
     });
 }

@@ -85,11 +85,11 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     const destinations =
       config.destinationsFile === undefined ? [] : await loadDestinations(config.destinationsFile, ctx.env);
     // A CRM source reads through a destination of the destinations file (docs/watches.md). Loaded only
-    // with a watches file: its sources' schemas name CRM fields, and serve loads no CRM it does not use.
+    // with a watches file, which loads the source types it names: serve loads no CRM it does not use.
     const watches =
       config.watchesFile === undefined
         ? []
-        : (await import('../../watches/load-watches.js')).loadWatches(config.watchesFile, {
+        : await (await import('../../watches/load-watches.js')).loadWatches(config.watchesFile, {
             destinations: config.destinationsFile === undefined ? undefined : destinations,
           });
     const { isPostgresUrl } = await import('../../storage/open-database.js');

@@ -59,7 +59,7 @@ async function loadConfigAndWatches(
     const { loadDestinations } = await import('../../destinations/load-destinations.js');
     destinations = await loadDestinations(config.destinationsFile, ctx.env);
   }
-  return { config, watches: loadWatches(config.watchesFile, { destinations }) };
+  return { config, watches: await loadWatches(config.watchesFile, { destinations }) };
 }
 
 function findWatch(watches: readonly WatchDefinition[], name: string): WatchDefinition {

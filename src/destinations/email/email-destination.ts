@@ -7,7 +7,7 @@ import type { Transporter } from 'nodemailer';
 import { createAlertDestination } from '../alerts/alert-destination.js';
 import type { AlertMedium } from '../alerts/alert-medium.js';
 import { durationSchema } from '../config-fields.js';
-import type { DestinationDeps, DestinationType, OutboxDestination } from '../destination-type.js';
+import { type DestinationDeps, defineDestinationType, type OutboxDestination } from '../destination-type.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 import {
   type EmailDestinationConfig,
@@ -57,7 +57,7 @@ function createEmailDestination(
 }
 
 /** The `email` destination type. */
-export const EMAIL_DESTINATION: DestinationType<EmailDestinationConfig> = {
+export const EMAIL_DESTINATION = defineDestinationType({
   type: 'email',
   schema: emailSchema,
   dispatchSettings: (config) => ({
@@ -69,4 +69,4 @@ export const EMAIL_DESTINATION: DestinationType<EmailDestinationConfig> = {
   }),
   create: createEmailDestination,
   resolveSecrets: resolveEmailSecrets,
-};
+});

@@ -5,12 +5,12 @@
  * custom properties and adopts the records the portal holds.
  */
 import { z } from 'zod';
-import { destinationNameSchema, envRefSchema } from '../config-fields.js';
+import { destinationNameSchema, envRefSchema, tokenSecret } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { type CallCounter, CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination, type SetupPortal } from '../crm/crm-destination.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
+import { type ContactReaderDeps, type DestinationDeps, defineDestinationType } from '../destination-type.js';
 import { createSharedPace } from '../shared-pace.js';
 import { createHubSpotAdapter } from './hubspot-adapter.js';
 import {
@@ -23,7 +23,7 @@ import {
 import { hubspotOwnerEmail } from './hubspot-owners.js';
 import { HUBSPOT_SHAPE, MOVED_FIELDS } from './hubspot-records.js';
 import { createHubSpotTasks } from './hubspot-tasks.js';
-import { createHubSpotContactReader } from './read-contacts.js';
+import { createHubSpotContactReader, HUBSPOT_SOURCE } from './read-contacts.js';
 import { RollingWindow } from './rolling-window.js';
 import { setupPortal as setUpPortal } from './setup-portal.js';
 
@@ -127,15 +127,16 @@ function crmTasksOf(config: HubSpotDestinationConfig, secrets: readonly string[]
 }
 
 /** The `hubspot` destination type. */
-export const HUBSPOT_DESTINATION: DestinationType<HubSpotDestinationConfig> = {
+export const HUBSPOT_DESTINATION = defineDestinationType({
   type: 'hubspot',
+  resolveSecrets: tokenSecret,
   schema: hubspotSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, HUBSPOT_BATCH_LIMIT),
   create: createHubSpotDestination,
-  contactReader: contactReaderOf,
+  watchSource: { ...HUBSPOT_SOURCE, reader: contactReaderOf },
   ownerLookup: (config, secrets) => (deps) => {
     const client = clientOf(config, secrets, deps, UNCOUNTED);
     return (fields, signal) => hubspotOwnerEmail(client, fields, signal);
   },
   crmTasks: crmTasksOf,
-};
+});

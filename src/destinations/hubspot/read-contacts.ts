@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { CrmError } from '../../errors.js';
 import { checkAnswer } from '../crm/check-answer.js';
-import type { ContactQuery, ContactReader, ContactReaderDeps, ContactRow } from '../destination-type.js';
+import type { ContactReader, ContactReaderDeps, ContactRow, WatchSourceType } from '../destination-type.js';
 import { HUBSPOT_BATCH_LIMIT, type HubSpotClient } from './hubspot-client.js';
 import { LINKEDIN_PROPERTY, SEARCH_PAGE } from './hubspot-search.js';
 
@@ -65,6 +65,43 @@ const associationsSchema = z.object({
 
 /** Property names the filter and the watch's map and carry read, checked: HubSpot's own spelling. */
 export const HUBSPOT_PROPERTY_NAME = /^[a-z][a-z0-9_]{0,99}$/;
+
+/** A watch's `from.hubspot`: the destination, and a filter (each property EQ its value). */
+const hubspotSourceSchema = z.strictObject({
+  destination: z.string().min(1),
+  filter: z
+    .record(z.string(), z.union([z.string().trim().min(1), z.number(), z.boolean()]).transform(String))
+    .superRefine((filter, ctx) => {
+      const names = Object.keys(filter);
+      const bad = names.find((name) => !HUBSPOT_PROPERTY_NAME.test(name));
+      if (bad !== undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          input: bad,
+          path: [bad],
+          message: 'must be a HubSpot property name',
+        });
+      } else if (names.length > MAX_FILTERS) {
+        ctx.issues.push({
+          code: 'custom',
+          input: filter,
+          message: `takes at most ${MAX_FILTERS} properties`,
+        });
+      }
+    })
+    .optional(),
+});
+
+/** A watch's `from.hubspot`, validated. */
+export type HubSpotSourceQuery = z.output<typeof hubspotSourceSchema>;
+
+/** HubSpot as a watch source: its `from.hubspot` and its field names (the reader is the destination's). */
+export const HUBSPOT_SOURCE: WatchSourceType<HubSpotSourceQuery> = {
+  crm: 'HubSpot',
+  schema: hubspotSourceSchema,
+  fieldName: HUBSPOT_PROPERTY_NAME,
+  fieldNoun: 'HubSpot property',
+};
 
 /** A reading that cannot end: the cycle stops naming why. */
 function pagingError(what: string): CrmError {
@@ -164,14 +201,14 @@ async function rowsOf(
 /** The reader, each reading through a client `clientFor` makes. */
 export function createHubSpotContactReader(
   clientFor: (deps: ContactReaderDeps) => HubSpotClient,
-): ContactReader {
+): ContactReader<HubSpotSourceQuery> {
   return {
     idKey: 'hs_object_id',
     columns: { email: 'email', linkedin: LINKEDIN_PROPERTY, firstName: 'firstname', lastName: 'lastname' },
-    async *contacts(query: ContactQuery, deps: ContactReaderDeps) {
+    async *contacts(query, fields, deps) {
       const client = clientFor(deps);
       const filter = Object.entries(query.filter ?? {});
-      const properties = [...new Set([...CONTACT_PROPERTIES, ...query.fields, ...filter.map(([k]) => k)])];
+      const properties = [...new Set([...CONTACT_PROPERTIES, ...fields, ...filter.map(([k]) => k)])];
       if (filter.length === 0) {
         let after: string | undefined;
         let pages = 0;

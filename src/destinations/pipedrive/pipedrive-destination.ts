@@ -5,13 +5,13 @@
  * destination (shared-pace.ts: the burst window, and search's own), within a share of the day's tokens.
  */
 import { z } from 'zod';
-import { destinationNameSchema, envRefSchema } from '../config-fields.js';
+import { destinationNameSchema, envRefSchema, tokenSecret } from '../config-fields.js';
 import { crmConfigShape, crmDispatchSettings, crmSyncSettings } from '../crm/crm-config.js';
 import { CrmCounters, UNCOUNTED } from '../crm/crm-counters.js';
 import { type CrmDestination, createCrmDestination } from '../crm/crm-destination.js';
 import { createCrmHttp } from '../crm/crm-http.js';
 import { createRecordIdStore } from '../crm/crm-record-ids.js';
-import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
+import { type ContactReaderDeps, type DestinationDeps, defineDestinationType } from '../destination-type.js';
 import { createSharedPace, type Pace } from '../shared-pace.js';
 import { DailyBudget } from './daily-budget.js';
 import { createPipedriveAdapter } from './pipedrive-adapter.js';
@@ -26,6 +26,7 @@ import { createPipedriveOwners } from './pipedrive-owners.js';
 import { PIPEDRIVE_SHAPE } from './pipedrive-records.js';
 import { setUpPipedrive } from './pipedrive-setup.js';
 import { createPipedriveTasks } from './pipedrive-tasks.js';
+import { createPipedrivePersonReader, PIPEDRIVE_SOURCE } from './read-persons.js';
 
 /** Default pace: under a Lite API token's 20 requests per 2 s, with room for other apps. */
 export const DEFAULT_PIPEDRIVE_RATE = '18/2s';
@@ -146,8 +147,8 @@ function createPipedriveDestination(
 }
 
 /**
- * A client of its own for a watch's play or an alert's owners, on the destination's shared pace (Pipedrive
- * sends each POST once). Its token spend is not counted in the destination's counters.
+ * A client of its own for a watch's source or play or an alert's owners, on the destination's shared pace
+ * (Pipedrive sends each POST once). Its token spend is not counted in the destination's counters.
  */
 function sideClientOf(
   config: PipedriveDestinationConfig,
@@ -170,12 +171,18 @@ function sideClientOf(
 }
 
 /** The `pipedrive` destination type. */
-export const PIPEDRIVE_DESTINATION: DestinationType<PipedriveDestinationConfig> = {
+export const PIPEDRIVE_DESTINATION = defineDestinationType({
   type: 'pipedrive',
+  resolveSecrets: tokenSecret,
   schema: pipedriveSchema,
   dispatchSettings: (config) => crmDispatchSettings(config, 1),
   create: createPipedriveDestination,
   ownerLookup: (config, secrets) => (deps) =>
     createPipedriveOwners(sideClientOf(config, secrets, deps), deps.now),
   crmTasks: (config, secrets) => (deps) => createPipedriveTasks(sideClientOf(config, secrets, deps)),
-};
+  watchSource: {
+    ...PIPEDRIVE_SOURCE,
+    reader: (config, secrets) =>
+      createPipedrivePersonReader((deps) => sideClientOf(config, secrets, deps), config.org_key_field),
+  },
+});

@@ -8,12 +8,14 @@
  * period reads its source over days. One chunk (2,000 contacts at most) is all that is held at once.
  */
 
+import { z } from 'zod';
 import { CrmError } from '../../errors.js';
 import { normalizeDomain } from '../crm/normalize-keys.js';
-import type { ContactQuery, ContactReader, ContactReaderDeps, ContactRow } from '../destination-type.js';
+import type { ContactReader, ContactReaderDeps, ContactRow, WatchSourceType } from '../destination-type.js';
 import { type QueryPage, queryPageSchema } from './salesforce-answer.js';
 import type { SalesforceClient } from './salesforce-client.js';
 import { encodeQueryValue, soqlString } from './soql.js';
+import { soqlWhereProblem } from './soql-where.js';
 
 /** Contacts per chunk: a query page's largest size. */
 export const CONTACTS_CHUNK = 2_000;
@@ -21,6 +23,34 @@ export const CONTACTS_CHUNK = 2_000;
 export const READ_TIMEOUT_MS = 60_000;
 /** Field names a watch's map and carry may read: a Contact field or one parent's (`Account.Name`). */
 export const SOQL_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$/;
+
+/** A watch's `from.salesforce`: the destination, and the user's own WHERE clause. */
+const salesforceSourceSchema = z.strictObject({
+  destination: z.string().min(1),
+  soql_where: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((text, ctx) => {
+      const problem = soqlWhereProblem(text);
+      if (problem !== undefined) {
+        ctx.issues.push({ code: 'custom', input: text, message: problem });
+        return z.NEVER;
+      }
+      return text;
+    }),
+});
+
+/** A watch's `from.salesforce`, validated. */
+export type SalesforceSourceQuery = z.output<typeof salesforceSourceSchema>;
+
+/** Salesforce as a watch source: its `from.salesforce` and its field names (the reader is the destination's). */
+export const SALESFORCE_SOURCE: WatchSourceType<SalesforceSourceQuery> = {
+  crm: 'Salesforce',
+  schema: salesforceSourceSchema,
+  fieldName: SOQL_FIELD_NAME,
+  fieldNoun: 'Salesforce Contact field',
+};
 
 /** A read that cannot end: the cycle stops (`stopped: source`) naming why. */
 function pagingError(what: string): CrmError {
@@ -53,11 +83,11 @@ function valueAt(record: Readonly<Record<string, unknown>>, path: string): strin
 export function createSalesforceContactReader(
   clientFor: (deps: ContactReaderDeps) => SalesforceClient,
   fields: ContactFields,
-): ContactReader {
+): ContactReader<SalesforceSourceQuery> {
   return {
     idKey: 'sf_id',
     columns: { email: 'Email', linkedin: fields.linkedin, firstName: 'FirstName', lastName: 'LastName' },
-    async *contacts(query: ContactQuery, deps: ContactReaderDeps) {
+    async *contacts(query, queryFields, deps) {
       const client = clientFor(deps);
       const read = (path: string): Promise<QueryPage> =>
         client.json(
@@ -67,12 +97,12 @@ export function createSalesforceContactReader(
         );
       const own = ['Email', 'FirstName', 'LastName', 'Account.Website', `Account.${fields.accountKey}`];
       if (fields.linkedin !== undefined) own.push(fields.linkedin);
-      const asked = ['Id', ...own, ...query.fields];
+      const asked = ['Id', ...own, ...queryFields];
       // SOQL refuses a field selected twice, whatever its case; each spelling asked still gets its cell.
       const wanted = asked.filter(
         (name, at) => asked.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === at,
       );
-      const where = query.where?.trim();
+      const where = query.soql_where.trim();
       let lastId: string | undefined;
       for (;;) {
         const conditions = [

@@ -11,10 +11,10 @@ import { type CrmDestination, createCrmDestination } from '../crm/crm-destinatio
 import type { CrmRetryPolicy } from '../crm/crm-retry.js';
 import type { RecordShape } from '../crm/map-records.js';
 import type { SyncSettings } from '../crm/sync-batch.js';
-import type { ContactReaderDeps, DestinationDeps, DestinationType } from '../destination-type.js';
+import { type ContactReaderDeps, type DestinationDeps, defineDestinationType } from '../destination-type.js';
 import { bulkJobStore } from './bulk-ingest.js';
 import { type LeadFields, leadFieldsOf } from './lead-fields.js';
-import { createSalesforceContactReader } from './query-contacts.js';
+import { createSalesforceContactReader, SALESFORCE_SOURCE } from './query-contacts.js';
 import { createSalesforceAdapter } from './salesforce-adapter.js';
 import { createSalesforceAuth, type SalesforceCredentials } from './salesforce-auth.js';
 import { createSalesforceClient, type SalesforceClient, salesforceRetryPolicy } from './salesforce-client.js';
@@ -86,22 +86,10 @@ export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSetting
   };
 }
 
-function credentialsOf(secrets: readonly string[]): SalesforceCredentials {
-  const [grant, clientId, second, privateKey, audience] = secrets;
-  if (grant === 'client_credentials') return { grant, clientId: clientId!, clientSecret: second! };
-  return {
-    grant: 'jwt_bearer',
-    clientId: clientId!,
-    username: second!,
-    privateKey: privateKey!,
-    audience: audience!,
-  };
-}
-
 /** The destination's client: a session from its grant, within its `max_share` of the org's allocation. */
 function clientOf(
   config: SalesforceDestinationConfig,
-  secrets: readonly string[],
+  credentials: SalesforceCredentials,
   deps: Pick<DestinationDeps, 'fetch' | 'now' | 'answers'>,
   counter: CallCounter,
   retry?: CrmRetryPolicy,
@@ -110,7 +98,7 @@ function clientOf(
   const auth = createSalesforceAuth({
     loginUrl: config.login_url,
     ...(config.instance_domain === undefined ? {} : { instanceDomain: config.instance_domain }),
-    credentials: credentialsOf(secrets),
+    credentials,
     source,
     fetch: deps.fetch,
     now: deps.now,
@@ -130,11 +118,11 @@ function clientOf(
 
 function createSalesforceDestination(
   config: SalesforceDestinationConfig,
-  secrets: readonly string[],
+  credentials: SalesforceCredentials,
   deps: DestinationDeps,
 ): CrmDestination {
   const counters = new CrmCounters(config.name, deps);
-  const client = clientOf(config, secrets, deps, counters);
+  const client = clientOf(config, credentials, deps, counters);
   let leadFields: Promise<LeadFields> | undefined;
   const adapter: CrmAdapter = {
     tasks: createSalesforceTasks(client, config.id_field),
@@ -186,44 +174,33 @@ function createSalesforceDestination(
 }
 
 /** A watch's reader of the org's Contacts: its own session and client, within the same `max_share`. */
-function contactReaderOf(config: SalesforceDestinationConfig, secrets: readonly string[]) {
+function contactReaderOf(config: SalesforceDestinationConfig, credentials: SalesforceCredentials) {
   const linkedin = SALESFORCE_SHAPE.linkedinUrl;
-  return createSalesforceContactReader((deps) => clientOf(config, secrets, deps, UNCOUNTED), {
+  return createSalesforceContactReader((deps) => clientOf(config, credentials, deps, UNCOUNTED), {
     accountKey: config.account_key,
     linkedin: linkedin !== undefined && config.fields[linkedin] !== 'skip' ? linkedin : undefined,
   });
 }
 
 /** A watch's `task` play: the tasks role on a client of its own that sends each POST once. */
-function crmTasksOf(config: SalesforceDestinationConfig, secrets: readonly string[]) {
+function crmTasksOf(config: SalesforceDestinationConfig, credentials: SalesforceCredentials) {
   const retry: CrmRetryPolicy = { ...salesforceRetryPolicy(), sendOnce: ['POST'] };
   return (deps: ContactReaderDeps) =>
-    createSalesforceTasks(clientOf(config, secrets, deps, UNCOUNTED, retry), config.id_field);
+    createSalesforceTasks(clientOf(config, credentials, deps, UNCOUNTED, retry), config.id_field);
 }
 
 /** The `salesforce` destination type. */
-export const SALESFORCE_DESTINATION: DestinationType<SalesforceDestinationConfig> = {
+export const SALESFORCE_DESTINATION = defineDestinationType({
   type: 'salesforce',
+  resolveSecrets: resolveSalesforceCredentials,
   schema: salesforceSchema,
   // A collections call's worth of events goes at once; the lane batch is larger only to reach Bulk whole.
   dispatchSettings: (config) => crmDispatchSettings(config, laneBatchSize(config), COLLECTION_LIMIT),
   create: createSalesforceDestination,
-  contactReader: contactReaderOf,
-  ownerLookup: (config, secrets) => (deps) => {
-    const client = clientOf(config, secrets, deps, UNCOUNTED);
+  watchSource: { ...SALESFORCE_SOURCE, reader: contactReaderOf },
+  ownerLookup: (config, credentials) => (deps) => {
+    const client = clientOf(config, credentials, deps, UNCOUNTED);
     return (fields, signal) => salesforceOwnerEmail(client, config.id_field, fields, signal);
   },
   crmTasks: crmTasksOf,
-  resolveSecrets: (config, env) => {
-    const credentials = resolveSalesforceCredentials(config, env);
-    return credentials.grant === 'client_credentials'
-      ? [credentials.grant, credentials.clientId, credentials.clientSecret]
-      : [
-          credentials.grant,
-          credentials.clientId,
-          credentials.username,
-          credentials.privateKey,
-          credentials.audience,
-        ];
-  },
-};
+});

@@ -10,7 +10,7 @@ import { createAlertDestination } from '../alerts/alert-destination.js';
 import type { AlertMedium, OwnerTarget } from '../alerts/alert-medium.js';
 import { createChannelPace } from '../alerts/channel-pace.js';
 import { durationSchema } from '../config-fields.js';
-import type { DestinationDeps, DestinationType, OutboxDestination } from '../destination-type.js';
+import { type DestinationDeps, defineDestinationType, type OutboxDestination } from '../destination-type.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../webhook-destination.js';
 import { createSlackApi, DEFAULT_SLACK_API_URL } from './slack-api.js';
 import { changeMessage, describeSlackMessage, digestMessages, type SlackMessage } from './slack-blocks.js';
@@ -102,7 +102,7 @@ function createSlackDestination(
 }
 
 /** The `slack` destination type. */
-export const SLACK_DESTINATION: DestinationType<SlackDestinationConfig> = {
+export const SLACK_DESTINATION = defineDestinationType({
   type: 'slack',
   schema: slackSchema,
   dispatchSettings: (config) => ({
@@ -114,4 +114,4 @@ export const SLACK_DESTINATION: DestinationType<SlackDestinationConfig> = {
   }),
   create: createSlackDestination,
   resolveSecrets: resolveSlackSecrets,
-};
+});

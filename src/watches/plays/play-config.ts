@@ -140,9 +140,7 @@ export function taskDestination(
     );
   }
   if (found.crmTasks === undefined) {
-    throw new Error(
-      `${field}: destination "${destination}" is of type ${found.type}, not a CRM with tasks (hubspot, salesforce, pipedrive)`,
-    );
+    throw new Error(`${field}: destination "${destination}" is of type ${found.type}, which has no tasks`);
   }
   return found.crmTasks;
 }

@@ -1,43 +1,46 @@
 /**
- * A watch whose rows are a CRM's contacts (`from.hubspot`, `from.salesforce`; docs/watches.md): checked at
- * load against the destinations file (the destination named exists and is of that type), and read at each
- * pass of the cycle through the destination type's contacts reader (destinations/hubspot/read-contacts.ts,
- * destinations/salesforce/query-contacts.ts), page by page, as a file's rows are read line by line.
+ * A watch whose rows are a CRM's contacts (`from.<type>` of a type with a watch source role: HubSpot,
+ * Salesforce, Pipedrive; docs/watches.md): checked at load against the destinations file (the destination
+ * named exists and is of that type), and read at each pass of the cycle through the destination's contacts
+ * reader (in the CRM's folder), page by page, as a file's rows are read line by line.
  *
  * The source maps onto the job-change request by itself: the e-mail, the LinkedIn URL, first and last name
  * as `contact_full_name`, the company's domain as `company_domain`; and carries the record's id
- * (`hs_object_id`, `sf_id`) in custom_fields. The watch's own `map` and `carry` read the CRM's fields by
+ * (`hs_object_id`, `sf_id`, `pd_id`) in custom_fields. The watch's own `map` and `carry` read the CRM's fields by
  * their names on top of that (a `map` of a field replaces the source's own), `set` applies as for a file.
  */
 
 import type { Kysely } from 'kysely';
 import type { AnswerLimits } from '../../client/answer-budget.js';
-import type { ContactQuery, ContactReader } from '../../destinations/destination-type.js';
+import type {
+  ConfiguredContactReader,
+  ContactColumns,
+  ContactReaderDeps,
+  ContactRow,
+  WatchSourceType,
+} from '../../destinations/destination-type.js';
 import type { ConfiguredDestination } from '../../destinations/load-destinations.js';
 import { CrmError } from '../../errors.js';
 import type { RequestPlanEntries } from '../../launch/build-request.js';
 import type { SourceRow } from '../../launch/read-rows.js';
 import type { Database } from '../../storage/database.js';
 
-/** The CRMs a watch can read, with the destination type each names and how messages name it. */
-export const CRM_SOURCES = {
-  hubspot: { type: 'hubspot', crm: 'HubSpot' },
-  salesforce: { type: 'salesforce', crm: 'Salesforce' },
-} as const;
-
-/** One of {@link CRM_SOURCES}. */
-export type CrmSourceKind = keyof typeof CRM_SOURCES;
-
 /** Cells the source makes itself (beside the CRM's own fields). */
 export const FULL_NAME_CELL = 'contact_full_name';
 export const DOMAIN_CELL = 'company_domain';
 
-/** A watch's CRM source, validated. */
+/** A watch's CRM source, validated: `from.<type>` naming a destination of that type. */
 export interface CrmSource {
-  readonly kind: CrmSourceKind;
+  readonly kind: 'crm';
+  /** The destination type (`from.<type>`). */
+  readonly type: string;
+  /** How messages name the CRM ("HubSpot"). */
+  readonly crm: string;
   readonly destination: string;
-  readonly query: ContactQuery;
-  readonly reader: ContactReader;
+  /** The carried id's key and the cells the source maps by itself. */
+  readonly reader: ContactColumns;
+  /** The contacts the watch reads, at each pass. */
+  readonly contacts: (deps: ContactReaderDeps) => AsyncGenerator<ContactRow>;
 }
 
 /** A CRM source that failed while read: the message names the CRM, the destination and the problem. */
@@ -47,7 +50,7 @@ export class WatchSourceError extends Error {
 
 /** How messages name the source. */
 export function crmSourceName(source: CrmSource): string {
-  return `${CRM_SOURCES[source.kind].crm} destination "${source.destination}"`;
+  return `${source.crm} destination "${source.destination}"`;
 }
 
 /**
@@ -56,15 +59,15 @@ export function crmSourceName(source: CrmSource): string {
  * or not of the source's type.
  */
 export function crmReaderFor(
-  kind: CrmSourceKind,
+  type: string,
+  role: WatchSourceType,
   destination: string,
   destinations: readonly ConfiguredDestination[] | undefined,
-): ContactReader {
-  const field = `from.${kind}.destination`;
-  const { type, crm } = CRM_SOURCES[kind];
+): ConfiguredContactReader {
+  const field = `from.${type}.destination`;
   if (destinations === undefined) {
     throw new Error(
-      `field ${field}: a ${crm} source reads through a destination: give the destinations file (HOOKSYNC_DESTINATIONS or --destinations)`,
+      `field ${field}: a ${role.crm} source reads through a destination: give the destinations file (HOOKSYNC_DESTINATIONS or --destinations)`,
     );
   }
   const found = destinations.find((entry) => entry.name === destination);
@@ -85,7 +88,7 @@ export function crmReaderFor(
  * watch's column). Throws Error with a `field …: …` message for a carry key the source uses itself.
  */
 export function crmEntries(
-  reader: ContactReader,
+  reader: ContactColumns,
   entries: Required<Pick<RequestPlanEntries, 'map' | 'set' | 'carry'>>,
 ): RequestPlanEntries {
   if (entries.carry.some(([key]) => key === reader.idKey)) {
@@ -106,7 +109,7 @@ export function crmEntries(
 }
 
 /** The CRM fields the watch's own map and carry read (the source's own cells left out). */
-export function fieldsRead(reader: ContactReader, entries: RequestPlanEntries): string[] {
+export function fieldsRead(reader: ContactColumns, entries: RequestPlanEntries): string[] {
   const own = new Set([FULL_NAME_CELL, DOMAIN_CELL, reader.idKey]);
   const columns = [...(entries.map ?? []), ...(entries.carry ?? [])].map(([, column]) => column);
   return [...new Set(columns.filter((column) => !own.has(column)))];
@@ -125,12 +128,7 @@ export async function* crmRows(
   const { columns } = reader;
   let line = 0;
   try {
-    for await (const contact of reader.contacts(source.query, {
-      db,
-      now: Date.now,
-      fetch: globalThis.fetch,
-      answers,
-    })) {
+    for await (const contact of source.contacts({ db, now: Date.now, fetch: globalThis.fetch, answers })) {
       line += 1;
       const cells: Record<string, string> = { ...contact.cells, [reader.idKey]: contact.id };
       const fullName = [contact.cells[columns.firstName], contact.cells[columns.lastName]]

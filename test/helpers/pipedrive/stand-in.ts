@@ -401,15 +401,36 @@ export async function startPipedriveStandIn(
     if (v2[2] === 'search' && method === 'GET')
       return { status: 200, tokens: TOKEN_COSTS.search, body: search(object, url.searchParams) };
     if (v2[2] === undefined && method === 'GET') {
-      const limit = Math.min(500, Number(url.searchParams.get('limit') ?? 100));
-      const offset = Number(Buffer.from(url.searchParams.get('cursor') ?? 'MA==', 'base64').toString() || 0);
-      const ids = url.searchParams.get('ids')?.split(',').map(Number);
-      const orgId = url.searchParams.get('org_id');
+      const query = url.searchParams;
+      const limit = Number(query.get('limit') ?? 100);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+        throw invalid('"limit" must be between 1 and 500');
+      const offset = Number(Buffer.from(query.get('cursor') ?? 'MA==', 'base64').toString() || 0);
+      const ids = query.get('ids')?.split(',').map(Number);
+      if (ids !== undefined && ids.length > 100)
+        throw invalid('"ids" must contain less than or equal to 100 items');
+      const only = query.get('custom_fields')?.split(',');
+      if (only !== undefined && only.length > 15)
+        throw invalid('"custom_fields" must contain less than or equal to 15 items');
+      const sortBy = query.get('sort_by') ?? 'id';
+      if (!['id', 'update_time', 'add_time'].includes(sortBy))
+        throw invalid('"sort_by" must be one of [id, update_time, add_time]');
+      // A saved filter takes precedence over owner_id, org_id and ids (the v2 reference).
+      const filterId = query.get('filter_id');
+      const filter = filterId === null ? undefined : store.filters.get(Number(filterId));
+      if (filterId !== null && filter?.object !== object) throw notFound('Filter');
+      const orgId = query.get('org_id');
+      const ownerId = query.get('owner_id');
       const all = store
         .live(object)
-        .filter(
-          (r) => (ids === undefined || ids.includes(r.id)) && (orgId === null || r.org_id === Number(orgId)),
-        );
+        .filter((r) =>
+          filter !== undefined
+            ? filter.keeps(r)
+            : (ids === undefined || ids.includes(r.id)) &&
+              (orgId === null || r.org_id === Number(orgId)) &&
+              (ownerId === null || r.owner_id === Number(ownerId)),
+        )
+        .sort((a, b) => (sortBy === 'id' ? a.id - b.id : String(a[sortBy]).localeCompare(String(b[sortBy]))));
       const page = all.slice(offset, offset + limit);
       const next =
         offset + limit < all.length ? Buffer.from(String(offset + limit)).toString('base64') : null;
@@ -418,7 +439,7 @@ export async function startPipedriveStandIn(
         tokens: TOKEN_COSTS.list,
         body: {
           success: true,
-          data: page.map((r) => view(object, r, undefined)),
+          data: page.map((r) => view(object, r, only)),
           additional_data: { next_cursor: next },
         },
       };

@@ -84,6 +84,8 @@ export class PdStore {
     persons: new Map(),
     organizations: new Map(),
   };
+  /** Saved filters by id (`filter_id` of a list): which records each keeps. */
+  readonly filters = new Map<number, { object: PdObject; keeps: (record: PdRecord) => boolean }>();
   /** When each record's current values become searchable (epoch ms of the stand-in's clock). */
   readonly #indexedAt = new Map<string, number>();
   #nextId = 1;
@@ -154,6 +156,13 @@ export class PdStore {
   /** Makes every record searchable now (a test that is not about the lag). */
   settleIndex(): void {
     for (const key of this.#indexedAt.keys()) this.#indexedAt.set(key, 0);
+  }
+
+  /** Saves a filter over `object` (as a user does in the UI); its id, for `filter_id`. */
+  addFilter(object: PdObject, keeps: (record: PdRecord) => boolean): number {
+    const id = this.#nextId++;
+    this.filters.set(id, { object, keeps });
+    return id;
   }
 
   live(object: PdObject): PdRecord[] {

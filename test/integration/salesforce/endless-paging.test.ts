@@ -76,14 +76,11 @@ function reader() {
 async function readAll(): Promise<{ rows: number; error: unknown }> {
   let rows = 0;
   try {
-    const contacts = reader().contacts(
-      { fields: [] },
-      {
-        db: undefined as never,
-        now: Date.now,
-        fetch: globalThis.fetch,
-      },
-    );
+    const contacts = reader().contacts({ destination: 'sf', soql_where: 'Email != null' }, [], {
+      db: undefined as never,
+      now: Date.now,
+      fetch: globalThis.fetch,
+    });
     for await (const _ of contacts) rows += 1;
   } catch (error) {
     return { rows, error };

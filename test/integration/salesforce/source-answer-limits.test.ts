@@ -74,10 +74,12 @@ function reader() {
 async function readAll(answers: AnswerLimits): Promise<{ rows: number; error: unknown }> {
   let rows = 0;
   try {
-    const contacts = reader().contacts(
-      { fields: ['LastName'] },
-      { db: undefined as never, now: Date.now, fetch: globalThis.fetch, answers },
-    );
+    const contacts = reader().contacts({ destination: 'sf', soql_where: 'Email != null' }, ['LastName'], {
+      db: undefined as never,
+      now: Date.now,
+      fetch: globalThis.fetch,
+      answers,
+    });
     for await (const _ of contacts) rows += 1;
   } catch (error) {
     return { rows, error };

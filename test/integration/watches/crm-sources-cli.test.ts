@@ -113,7 +113,7 @@ describe('hooksync watches over HubSpot contacts', () => {
       ],
       [
         { ...crmWatch({ destination: 'crm' }), from: { file: 'a.csv', hubspot: { destination: 'crm' } } },
-        'watch "crm-contacts", field from: must name one source: file, hubspot, salesforce (got file and hubspot)',
+        'watch "crm-contacts", field from: must name one source: file, hubspot, salesforce, pipedrive (got file and hubspot)',
       ],
       [
         {

@@ -1,6 +1,7 @@
 /**
  * Watches over a CRM's contacts, end to end, in-process, on SQLite or Postgres: the simulator as the service,
- * the HubSpot stand-in (`from.hubspot`) and the Salesforce stand-in (`from.salesforce`) as the CRM. A baseline
+ * the HubSpot stand-in (`from.hubspot`), the Salesforce stand-in (`from.salesforce`) and the Pipedrive
+ * stand-in (`from.pipedrive`) as the CRM. A baseline
  * then a change, contacts added, archived or filtered out between cycles, the record id carried into the
  * change and its outbox event, paging past one page, the request each contact becomes, and a CRM that refuses
  * or cannot be reached stopping the cycle with `stopped: source`.
@@ -15,6 +16,8 @@ import { planForCycle } from '../../../src/watches/watch-plan.js';
 import { listChanges } from '../../../src/watches/watch-store.js';
 import { countSource, watchedRows } from '../../../src/watches/watched-rows.js';
 import { type HubSpotStandIn, startHubSpotStandIn } from '../../helpers/hubspot/stand-in.js';
+import { type PipedriveStandIn, startPipedriveStandIn } from '../../helpers/pipedrive/stand-in.js';
+import { addTemplateFields } from '../../helpers/pipedrive/store.js';
 import type { Dialect } from '../../helpers/receiver-harness.js';
 import { type SalesforceStandIn, startSalesforceStandIn } from '../../helpers/salesforce/stand-in.js';
 import { salesforceEntry, salesforceSecrets } from '../destinations/salesforce-world.js';
@@ -65,6 +68,20 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       .select(['outbox_events.destination', 'watch_changes.change', 'watch_changes.custom_fields'])
       .execute();
 
+  /** The watch `entry` (job-change, every 10s) reading through the one destination `destination`. */
+  const crmWatch = async (
+    destination: Record<string, unknown>,
+    env: Record<string, string>,
+    entry: Record<string, unknown>,
+  ): Promise<WatchDefinition> => {
+    const destinations = await parseDestinations({ destinations: [destination] }, env, 'test destinations');
+    const [watch] = await parseWatches(
+      { watches: [{ launch: 'job-change', every: '10s', ...entry }] },
+      { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+    );
+    return watch!;
+  };
+
   describe('from.hubspot', () => {
     let hs: HubSpotStandIn;
     beforeEach(async () => {
@@ -74,42 +91,27 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       await hs?.close();
     });
 
-    const hubspotWatch = async (
+    const hubspotWatch = (
       entry: Record<string, unknown>,
       destination: Record<string, unknown> = {},
       env: Record<string, string> = { HUBSPOT_TOKEN: hs.token },
-    ) => {
-      const destinations = await parseDestinations(
+    ) =>
+      crmWatch(
         {
-          destinations: [
-            {
-              name: 'crm',
-              type: 'hubspot',
-              token: { env: 'HUBSPOT_TOKEN' },
-              base_url: hs.url,
-              rate: '100/1s',
-              ...destination,
-            },
-          ],
+          name: 'crm',
+          type: 'hubspot',
+          token: { env: 'HUBSPOT_TOKEN' },
+          base_url: hs.url,
+          rate: '100/1s',
+          ...destination,
         },
         env,
-        'test destinations',
-      );
-      return parseWatches(
         {
-          watches: [
-            {
-              name: 'crm-contacts',
-              launch: 'job-change',
-              every: '10s',
-              from: { hubspot: { destination: 'crm', filter: { lifecyclestage: 'customer' } } },
-              ...entry,
-            },
-          ],
+          name: 'crm-contacts',
+          from: { hubspot: { destination: 'crm', filter: { lifecyclestage: 'customer' } } },
+          ...entry,
         },
-        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
-      )[0]!;
-    };
+      );
     const person = (email: string) => ({ professional_email: email });
 
     it('maps each contact onto the job-change request and carries its id', async () => {
@@ -308,29 +310,12 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
       await sf?.close();
     });
 
-    const salesforceWatch = async (entry: Record<string, unknown> = {}) => {
-      const destinations = await parseDestinations(
-        {
-          destinations: [{ name: 'sf', ...salesforceEntry(sf) }],
-        },
-        salesforceSecrets(sf),
-        'test destinations',
-      );
-      return parseWatches(
-        {
-          watches: [
-            {
-              name: 'sf-contacts',
-              launch: 'job-change',
-              every: '10s',
-              from: { salesforce: { destination: 'sf', soql_where: "Email LIKE '%@acme.com'" } },
-              ...entry,
-            },
-          ],
-        },
-        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
-      )[0]!;
-    };
+    const salesforceWatch = (entry: Record<string, unknown> = {}) =>
+      crmWatch({ name: 'sf', ...salesforceEntry(sf) }, salesforceSecrets(sf), {
+        name: 'sf-contacts',
+        from: { salesforce: { destination: 'sf', soql_where: "Email LIKE '%@acme.com'" } },
+        ...entry,
+      });
 
     it('maps each Contact, takes a baseline, then reports a change with its sf_id; contacts come and go', async () => {
       const acme = sf.seed('Account', { Name: 'Acme', Website: 'https://www.acme.com/' });
@@ -441,6 +426,140 @@ export function defineCrmSourcesSuite(dialect: Dialect): void {
         'watch \\"sf-contacts\\": its source Salesforce destination \\"sf\\":',
       );
       expect(h.logs.join('')).toContain('No such column');
+    }, 60_000);
+  });
+
+  describe('from.pipedrive', () => {
+    let pd: PipedriveStandIn;
+    let keys: { domain: string | undefined; linkedin: string | undefined };
+    beforeEach(async () => {
+      pd = await startPipedriveStandIn({ burst: 1_000 });
+      keys = addTemplateFields(pd.store);
+    });
+    afterEach(async () => {
+      await pd?.close();
+    });
+
+    const pipedriveWatch = (
+      entry: Record<string, unknown>,
+      destination: Record<string, unknown> = {},
+      env: Record<string, string> = { PIPEDRIVE_TOKEN: pd.token },
+    ) =>
+      crmWatch(
+        {
+          name: 'pd',
+          type: 'pipedrive',
+          base_url: pd.url,
+          token: { env: 'PIPEDRIVE_TOKEN' },
+          rate: '100/1s',
+          ...destination,
+        },
+        env,
+        { name: 'pd-persons', from: { pipedrive: { destination: 'pd', owner_id: 7 } }, ...entry },
+      );
+    const person = (email: string) => ({ professional_email: email });
+    const org = (name: string, values: Record<string, unknown>) =>
+      pd.store.insert('organizations', { name, ...values });
+    const personOf = (name: string, email: string | undefined, values: Record<string, unknown> = {}) =>
+      pd.store.insert('persons', {
+        name,
+        emails: email === undefined ? [] : [{ value: email, primary: true, label: 'work' }],
+        owner_id: 7,
+        ...values,
+      });
+
+    it('maps each person onto the job-change request and carries its pd_id; an owner or a saved filter narrows', async () => {
+      const acme = org('Acme', { custom_fields: { [keys.domain!]: 'acme.com' } });
+      const other = org('Other', { website: 'https://www.other.io/about' });
+      const ann = personOf('Ann Lee', 'ann.lee@acme.com', {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        org_id: acme.id,
+        custom_fields: { [keys.linkedin!]: 'https://www.linkedin.com/in/ann-lee' },
+      });
+      const jobTitle = pd.store.field('persons', 'Job title')!.key;
+      ann.custom_fields[jobTitle] = 'CFO';
+      const bo = personOf('Bo Chen', 'bo@other.io', { org_id: other.id });
+      personOf('Someone Else', 'else@acme.com', { owner_id: 8, org_id: acme.id });
+      const watch = await pipedriveWatch({ carry: { title: 'Job title' } });
+      expect(await requests(watch)).toEqual([
+        {
+          professional_email: 'ann.lee@acme.com',
+          contact_linkedin: 'https://www.linkedin.com/in/ann-lee',
+          contact_full_name: 'Ann Lee',
+          company_domain: 'acme.com',
+          custom_fields: { title: 'CFO', pd_id: String(ann.id) },
+        },
+        {
+          professional_email: 'bo@other.io',
+          contact_full_name: 'Bo Chen',
+          company_domain: 'other.io',
+          custom_fields: { pd_id: String(bo.id) },
+        },
+      ]);
+      const lists = pd.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v2/persons?'));
+      expect(new URLSearchParams(lists[0]!.path.split('?')[1]).get('owner_id')).toBe('7');
+      // The page's organizations in one call by ids, their key field only.
+      expect(pd.calls.filter((c) => c.path.startsWith('/api/v2/organizations?'))).toHaveLength(1);
+
+      const cfos = pd.store.addFilter('persons', (record) => record.custom_fields[jobTitle] === 'CFO');
+      const filtered = await pipedriveWatch({ from: { pipedrive: { destination: 'pd', filter_id: cfos } } });
+      expect((await requests(filtered)).map((r) => r.professional_email)).toEqual(['ann.lee@acme.com']);
+    }, 60_000);
+
+    it('takes a baseline, then reports a change with its pd_id; persons come and go between cycles', async () => {
+      const acme = org('Acme', { custom_fields: { [keys.domain!]: 'acme.com' } });
+      const emails = ['ann.lee@acme.com', 'bo.chen@acme.com', 'cy.diaz@acme.com'];
+      const ids = emails.map((email) => personOf(email, email, { org_id: acme.id }).id);
+      for (const email of emails) h.sim.setJobChange(person(email), { job_change_status: 'no_change' });
+      await h.database.db
+        .insertInto('destination_kinds')
+        .values({ destination: 'movers', kind: 'watch_change' })
+        .execute();
+      const watch = await pipedriveWatch({});
+      expect(await cycle(watch)).toMatchObject({ cycle: 1, rows: 3, checked: 3, baseline: 3, stopped: null });
+
+      h.sim.setJobChange(person(emails[0]!), {
+        job_change_status: 'moved',
+        company_domain: 'globex.com',
+        company_name: 'Globex',
+        title: 'CRO',
+      });
+      pd.store.records.persons.get(ids[1]!)!.is_deleted = true;
+      personOf('Ed Fox', 'ed.fox@acme.com', { owner_id: 8 }); // another owner's: not watched
+      expect(await cycle(watch)).toMatchObject({ cycle: 2, rows: 2, checked: 2, changes: 1, stopped: null });
+      const changes = (await listChanges(h.database.db, 'pd-persons', undefined)).filter(
+        (c) => c.change !== 'baseline',
+      );
+      expect(changes).toHaveLength(1);
+      expect(changes[0]).toMatchObject({ change: 'moved' });
+      expect(JSON.parse(changes[0]!.custom_fields)).toEqual({ pd_id: String(ids[0]) });
+      const events = await changeEvents();
+      expect(events).toHaveLength(1);
+      expect(JSON.parse(events[0]!.custom_fields)).toEqual({ pd_id: String(ids[0]) });
+    }, 60_000);
+
+    it('pages with the cursor past one page of 500', async () => {
+      for (let i = 0; i < 520; i += 1) personOf(`Person Number${i}`, `p${i}@example.com`);
+      const watch = await pipedriveWatch({});
+      const count = await countSource(h.database.db, watch, planForCycle(watch, h.clock.now(), undefined), 1);
+      expect(count).toMatchObject({ valid: 520, invalid: 0, pending: 520 });
+      const lists = pd.calls.filter((c) => c.path.startsWith('/api/v2/persons?'));
+      expect(lists.map((c) => new URLSearchParams(c.path.split('?')[1]).get('cursor'))).toEqual([
+        null,
+        expect.any(String),
+      ]);
+      expect(lists.every((c) => c.status === 200 && c.tokens === 10)).toBe(true);
+    }, 60_000);
+
+    it('refuses a field the account does not have, and stops the cycle with stopped: source when Pipedrive refuses', async () => {
+      personOf('Ann Lee', 'ann.lee@acme.com');
+      const unknown = await pipedriveWatch({ carry: { x: 'No Such Field' } });
+      expect(await cycle(unknown)).toMatchObject({ stopped: 'source', checked: 0 });
+      expect(h.logs.join('')).toContain('the account has no person field named \\"No Such Field\\"');
+      const refused = await pipedriveWatch({ name: 'refused' }, {}, { PIPEDRIVE_TOKEN: 'wrong' });
+      expect(await cycle(refused)).toMatchObject({ stopped: 'source', checked: 0 });
+      expect(h.logs.join('')).toContain('watch \\"refused\\": its source Pipedrive destination \\"pd\\":');
     }, 60_000);
   });
 }

@@ -233,28 +233,30 @@ export function definePlaysSuite(dialect: Dialect): void {
         { HUBSPOT_TOKEN: hs.token },
         'test',
       );
-      const watch = parseWatches(
-        {
-          watches: [
-            {
-              name: 'champions',
-              launch: 'job-change',
-              every: '10s',
-              from: { file: 'contacts.csv' },
-              map: { professional_email: 'Email', company_domain: 'Domain' },
-              carry: { hs_object_id: 'Id' },
-              plays: {
-                task: {
-                  destination: 'crm',
-                  on: ['moved', 'left'],
-                  subject: '{{name}} moved to {{company}}: reach out',
-                  due: '3d',
+      const watch = (
+        await parseWatches(
+          {
+            watches: [
+              {
+                name: 'champions',
+                launch: 'job-change',
+                every: '10s',
+                from: { file: 'contacts.csv' },
+                map: { professional_email: 'Email', company_domain: 'Domain' },
+                carry: { hs_object_id: 'Id' },
+                plays: {
+                  task: {
+                    destination: 'crm',
+                    on: ['moved', 'left'],
+                    subject: '{{name}} moved to {{company}}: reach out',
+                    due: '3d',
+                  },
                 },
               },
-            },
-          ],
-        },
-        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+            ],
+          },
+          { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+        )
       )[0]!;
       h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
       h.sim.setJobChange(BO, { job_change_status: 'no_change' });
@@ -341,23 +343,30 @@ export function definePlaysSuite(dialect: Dialect): void {
       `Email,Id,Domain\nann.lee@acme.com,${ids[0]},acme.com\nbo.chen@acme.com,${ids[1]},acme.com\n`,
     );
     const destinations = await parseDestinations({ destinations: [{ name: 'crm', ...entry }] }, env, 'test');
-    return parseWatches(
-      {
-        watches: [
-          {
-            name: 'champions',
-            launch: 'job-change',
-            every: '10s',
-            from: { file: 'contacts.csv' },
-            map: { professional_email: 'Email', company_domain: 'Domain' },
-            carry: { [carry]: 'Id' },
-            plays: {
-              task: { destination: 'crm', on: ['moved'], subject: 'Call {{name}} at {{company}}', due: '2d' },
+    return (
+      await parseWatches(
+        {
+          watches: [
+            {
+              name: 'champions',
+              launch: 'job-change',
+              every: '10s',
+              from: { file: 'contacts.csv' },
+              map: { professional_email: 'Email', company_domain: 'Domain' },
+              carry: { [carry]: 'Id' },
+              plays: {
+                task: {
+                  destination: 'crm',
+                  on: ['moved'],
+                  subject: 'Call {{name}} at {{company}}',
+                  due: '2d',
+                },
+              },
             },
-          },
-        ],
-      },
-      { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+          ],
+        },
+        { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
+      )
     )[0]!;
   };
   const moveAnn = async (watch: WatchDefinition) => {

@@ -58,7 +58,7 @@ export interface WatchHarness {
   readonly logs: string[];
   deps(overrides?: Partial<CycleDeps>): CycleDeps;
   write(name: string, text: string): Promise<string>;
-  watch(entry: Record<string, unknown>): WatchDefinition;
+  watch(entry: Record<string, unknown>): Promise<WatchDefinition>;
   close(): Promise<void>;
 }
 
@@ -108,11 +108,12 @@ export async function createWatchHarness(
       await writeFile(path, text);
       return path;
     },
-    watch(entry) {
-      return parseWatches(
+    async watch(entry) {
+      const [watch] = await parseWatches(
         { watches: [{ every: '10s', ...entry }] },
         { label: 'test', baseDir: dir, nowMs: clock.now() },
-      )[0]!;
+      );
+      return watch!;
     },
     async close() {
       await store.close();

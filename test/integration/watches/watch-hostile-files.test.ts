@@ -38,7 +38,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           await h.write('contacts.csv', contactsCsv([...rows, ['bo.chen@acme.com', '003A1']]));
           h.sim.setJobChange({ professional_email: 'ann.lee@acme.com' }, { job_change_status: 'no_change' });
           h.sim.setJobChange({ professional_email: 'bo.chen@acme.com' }, { job_change_status: 'no_change' });
-          const summary = await cycle(h, h.watch(championsWatch({})));
+          const summary = await cycle(h, await h.watch(championsWatch({})));
           expect(await launched(h)).toBe(2);
           expect(summary).toMatchObject({ checked: 2, duplicates: 40, stopped: null, finished: true });
           expect(summary.usd).toBeCloseTo(0.04, 6);
@@ -61,7 +61,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           );
           h.sim.setJobChange({ professional_email: 'ann.lee@acme.com' }, { job_change_status: 'no_change' });
           h.sim.setJobChange({ professional_email: 'bo.chen@acme.com' }, { job_change_status: 'no_change' });
-          const watch = h.watch({ name: 'lines', launch: 'job-change', from: { file: 'contacts.jsonl' } });
+          const watch = await h.watch({
+            name: 'lines',
+            launch: 'job-change',
+            from: { file: 'contacts.jsonl' },
+          });
           const summary = await cycle(h, watch);
           expect(summary).toMatchObject({ rows: 2, invalid: 1, checked: 2, stopped: null });
           expect(h.logs.join('')).toContain('line 2: line is longer than 1048576 bytes (not read)');

@@ -235,7 +235,7 @@ export function defineWatchesCrmSuite(dialect: Dialect, crms: 'all' | 'hubspot' 
     }, 90_000);
     it('HubSpot: the new persons of a search watch are written like search results: created once by key, never twice', async () => {
       await h.write('accounts.csv', ['Domain,Record ID', 'acme.com,A1'].join('\n'));
-      const watch = h.watch({
+      const watch = await h.watch({
         name: 'new-vps',
         launch: 'search',
         from: { file: 'accounts.csv' },

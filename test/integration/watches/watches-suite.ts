@@ -45,16 +45,16 @@ export function defineWatchesFileChecks(): void {
     it('is checked whole', async () => {
       const h = await createWatchHarness('sqlite');
       try {
-        expect(() =>
+        await expect(
           h.watch({ name: 'w', launch: 'job-change', from: { file: 'x.csv' }, every: '5s' }),
-        ).toThrow('watch "w", field every: "5s" is shorter than the least period, 10s');
-        expect(() =>
+        ).rejects.toThrow('watch "w", field every: "5s" is shorter than the least period, 10s');
+        await expect(
           h.watch({ name: 'w', launch: 'job-change', from: { file: 'x.csv' }, map: { email: 'Email' } }),
-        ).toThrow('watch "w", field map: "email" is not a request field of job-change');
-        expect(() =>
+        ).rejects.toThrow('watch "w", field map: "email" is not a request field of job-change');
+        await expect(
           h.watch({ name: 'w', launch: 'search', from: { file: 'x.csv' }, set: { page_size: 'ten' } }),
-        ).toThrow('watch "w", field set page_size: "ten" is not an integer');
-        const search = h.watch({
+        ).rejects.toThrow('watch "w", field set page_size: "ten" is not an integer');
+        const search = await h.watch({
           name: 'w',
           launch: 'search',
           from: { file: 'x.csv' },
@@ -214,7 +214,7 @@ export function defineWatchesSuite(dialect: Dialect): void {
 
   it('remembers the persons a search has seen, and resolves a relative date at each cycle', async () => {
     await h.write('accounts.csv', ['Domain,Record ID', 'acme.com,A1', 'globex.com,A2'].join('\n'));
-    const watch = h.watch({
+    const watch = await h.watch({
       name: 'new-vps',
       launch: 'search',
       from: { file: 'accounts.csv' },

@@ -17,7 +17,7 @@ import { watchesJsonSchema } from '../../../src/watches/watches-json-schema.js';
 const root = join(import.meta.dirname, '../../..');
 const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false });
 const destinationsSchema = await destinationsJsonSchema();
-const watchesSchema = watchesJsonSchema();
+const watchesSchema = await watchesJsonSchema();
 const validDestinations = ajv.compile(destinationsSchema);
 const validWatches = ajv.compile(watchesSchema);
 
@@ -45,7 +45,12 @@ async function hooksyncTakesWatches(document: unknown): Promise<string | true> {
     'test',
   );
   try {
-    parseWatches(document, { label: 'test', baseDir: root, nowMs: Date.UTC(2026, 10, 22), destinations });
+    await parseWatches(document, {
+      label: 'test',
+      baseDir: root,
+      nowMs: Date.UTC(2026, 10, 22),
+      destinations,
+    });
     return true;
   } catch (error) {
     return (error as Error).message;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { salesforceSchema } from '../../../src/destinations/salesforce/salesforce-config.js';
 import { SALESFORCE_DESTINATION } from '../../../src/destinations/salesforce/salesforce-destination.js';
 import { createStartPacing } from '../../../src/destinations/start-pacing.js';
 
@@ -17,13 +16,14 @@ describe('createStartPacing', () => {
   });
 
   it('a Salesforce lane sends a collections call’s worth of events at once, although its batch is a Bulk job’s', () => {
-    const config = salesforceSchema.parse({
+    const parsed = SALESFORCE_DESTINATION.parse({
       name: 'sf',
       type: 'salesforce',
       login_url: 'https://acme.my.salesforce.com',
       auth: { grant: 'client_credentials', client_id: { env: 'A' }, client_secret: { env: 'B' } },
     });
-    const settings = SALESFORCE_DESTINATION.dispatchSettings!(config);
+    if (!parsed.success) throw parsed.error;
+    const settings = parsed.data.dispatch!;
     expect(settings.batch).toEqual({ size: 4_000, lingerMs: 500, fullAt: 200 });
     const pacing = createStartPacing(settings, settings.batch!.size, () => 0);
     expect(pacing.waitMs({ queued: 450, ...idle })).toBe(0);

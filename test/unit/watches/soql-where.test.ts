@@ -3,7 +3,7 @@
  * query it goes into (the source adds `AND Id > '…' ORDER BY Id LIMIT 2000`).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_SOQL_WHERE_CHARS, soqlWhereProblem } from '../../../src/watches/sources/soql-where.js';
+import { MAX_SOQL_WHERE_CHARS, soqlWhereProblem } from '../../../src/destinations/salesforce/soql-where.js';
 
 describe('soqlWhereProblem', () => {
   it('takes conditions, relationship fields, semi-joins and keywords inside string literals', () => {
