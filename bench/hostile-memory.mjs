@@ -17,11 +17,9 @@
  *
  * Exits 1 when serve died or its peak passed the ceiling.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -29,6 +27,7 @@ import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
 import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
+import { deliverSigned, spawnServe } from './lib/spawn-serve.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -136,11 +135,10 @@ async function oneCase(mode) {
   hostile.state.mode = mode;
   hostile.state.answered = 0;
   hostile.state.hugeBytesWritten = 0;
-  const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-hostile-'));
-  const destinations = join(dir, 'destinations.json');
-  await writeFile(
-    destinations,
-    JSON.stringify({
+  const serve = await spawnServe({
+    cli,
+    jwksUrl: jwks.url,
+    destinations: {
       destinations: [
         {
           name: 'crm',
@@ -151,71 +149,40 @@ async function oneCase(mode) {
           retry: { schedule: ['1s', '1s', '1s', '1s', '1s'] },
         },
       ],
-    }),
-  );
-  const databaseFile = join(dir, 'hooksync.db');
-  const child = spawn(process.execPath, [cli, 'serve'], {
+    },
     env: {
-      PATH: process.env.PATH,
-      HOOKSYNC_DATABASE_URL: databaseFile,
-      HOOKSYNC_JWKS_URL: jwks.url,
-      HOOKSYNC_PORT: '0',
-      HOOKSYNC_LOG_LEVEL: 'info',
       HOOKSYNC_MEMORY_MB: String(ceilingMb),
-      HOOKSYNC_DESTINATIONS: destinations,
       HUBSPOT_TOKEN: 'pat-na1-bench',
       // The loopback CRM is plain http: allowed for this host only.
       HOOKSYNC_ALLOW_INSECURE_HTTP: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let exit;
-  let logBytes = 0;
-  let err = '';
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  void exited.then((code) => {
-    exit = code;
+    prefix: 'hooksync-bench-hostile-',
   });
   try {
-    const url = await new Promise((resolve, reject) => {
-      child.stderr.on('data', (chunk) => {
-        logBytes += chunk.length;
-        if (err.length < 64 * 1024) err += chunk;
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(err);
-        if (match) resolve(match[1]);
-      });
-      void exited.then((code) => reject(new Error(`serve exited (${code}):\n${err.slice(0, 4000)}`)));
-    });
-    const start = await procStatus(child.pid);
-    const deliver = async () => {
+    const start = await procStatus(serve.pid);
+    const deliver = () => {
       const jobId = randomUUID();
-      const body = realisticReveal(random, jobId);
-      const response = await fetch(`${url}/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': signer.signBody(body, jobId) },
-        body,
-      });
-      await response.arrayBuffer();
-      return response.status;
+      return deliverSigned(serve.url, signer, jobId, realisticReveal(random, jobId));
     };
     let delivered = 0;
     let metricsBytes = 0;
     for (let i = 0; i < 3; i++) if ((await deliver()) === 200) delivered += 1;
-    for (let second = 0; second < seconds && exit === undefined; second++) {
+    for (let second = 0; second < seconds && serve.exit() === undefined; second++) {
       await sleep(1000);
-      if (exit !== undefined) break;
+      if (serve.exit() !== undefined) break;
       try {
-        metricsBytes = (await (await fetch(`${url}/metrics`)).text()).length;
+        metricsBytes = (await (await fetch(`${serve.url}/metrics`)).text()).length;
         if (second % 2 === 1 && (await deliver()) === 200) delivered += 1;
       } catch {
         // serve died between the check and the call: seen below.
       }
     }
-    const end = exit === undefined ? await procStatus(child.pid) : undefined;
+    const alive = serve.exit() === undefined;
+    const end = alive ? await procStatus(serve.pid) : undefined;
     return {
       mode,
-      alive: exit === undefined,
-      exit,
+      alive,
+      exit: serve.exit(),
       startMb: start.hwmMb,
       peakMb: end?.hwmMb ?? Number.NaN,
       rssEndMb: end?.rssMb ?? Number.NaN,
@@ -223,13 +190,11 @@ async function oneCase(mode) {
       hugeMb: hostile.state.hugeBytesWritten / 1e6,
       delivered,
       metricsKb: metricsBytes / 1024,
-      databaseKb: (await sizeOf(databaseFile)) / 1024,
-      logKb: logBytes / 1024,
+      databaseKb: (await sizeOf(serve.databaseFile)) / 1024,
+      logKb: serve.logBytes() / 1024,
     };
   } finally {
-    if (exit === undefined) child.kill('SIGTERM');
-    await exited;
-    await rm(dir, { recursive: true, force: true });
+    await serve.stop();
   }
 }
 

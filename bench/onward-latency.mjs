@@ -9,11 +9,8 @@
  *
  *   npm run build && node bench/onward-latency.mjs [--jobs 60] [--runs 2] [--base-dist DIR]
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -21,6 +18,7 @@ import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
 import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
+import { deliverSigned, spawnServe } from './lib/spawn-serve.mjs';
 import { percentile } from './lib/stats.mjs';
 
 const { values: flags } = parseArgs({
@@ -57,11 +55,10 @@ await new Promise((resolve) => consumer.listen(0, '127.0.0.1', resolve));
 const consumerUrl = `http://127.0.0.1:${consumer.address().port}/hook`;
 
 async function oneRun(cli) {
-  const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-onward-'));
-  const destinations = join(dir, 'destinations.json');
-  await writeFile(
-    destinations,
-    JSON.stringify({
+  const serve = await spawnServe({
+    cli,
+    jwksUrl: jwks.url,
+    destinations: {
       destinations: [
         {
           name: 'onward',
@@ -70,44 +67,19 @@ async function oneRun(cli) {
           secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
         },
       ],
-    }),
-  );
-  const child = spawn(process.execPath, [cli, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
-      HOOKSYNC_JWKS_URL: jwks.url,
-      HOOKSYNC_DESTINATIONS: destinations,
-      HOOKSYNC_PORT: '0',
-      HOOKSYNC_LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    prefix: 'hooksync-bench-onward-',
   });
   try {
-    let err = '';
-    const url = await new Promise((resolve, reject) => {
-      child.stderr.on('data', (chunk) => {
-        err += chunk;
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(err);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${err}`)));
-    });
     const onward = [];
     const receive = [];
     for (let i = 0; i < Number(flags.jobs); i++) {
       const jobId = randomUUID();
       const body = realisticReveal(random, jobId);
-      const token = signer.signBody(body, jobId);
       const reached = new Promise((resolve) => waiters.set(jobId, resolve));
       const sentAt = performance.now();
-      const response = await fetch(`${url}/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
-        body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+      const status = await deliverSigned(serve.url, signer, jobId, body);
+      if (status !== 200) throw new Error(`delivery answered ${status}`);
       receive.push(performance.now() - sentAt);
       await reached;
       waiters.delete(jobId);
@@ -116,9 +88,7 @@ async function oneRun(cli) {
     }
     return { onward, receive };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    await rm(dir, { recursive: true, force: true });
+    await serve.stop();
   }
 }
 

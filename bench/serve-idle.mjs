@@ -12,10 +12,8 @@
  *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--late-ms 60000]
  *     [--base-dist DIR] [--env NAME=VALUE ...]
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -23,6 +21,7 @@ import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
 import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
 import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
+import { deliverSigned, spawnServe } from './lib/spawn-serve.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -55,48 +54,19 @@ async function status(pid) {
 }
 
 async function oneRun(cli) {
-  const dir = await mkdtemp(join(tmpdir(), 'hooksync-bench-idle-'));
-  const child = spawn(process.execPath, [cli, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      HOOKSYNC_DATABASE_URL: join(dir, 'hooksync.db'),
-      HOOKSYNC_JWKS_URL: jwks.url,
-      HOOKSYNC_PORT: '0',
-      HOOKSYNC_LOG_LEVEL: 'info',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const serve = await spawnServe({ cli, jwksUrl: jwks.url, env: extraEnv, prefix: 'hooksync-bench-idle-' });
   try {
-    let err = '';
-    const url = await new Promise((resolve, reject) => {
-      child.stderr.on('data', (chunk) => {
-        err += chunk;
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(err);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${err}`)));
-    });
-    const afterStart = await status(child.pid);
+    const afterStart = await status(serve.pid);
     const jobId = randomUUID();
-    const body = realisticReveal(random, jobId);
-    const token = signer.signBody(body, jobId);
-    const response = await fetch(`${url}/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
-      body,
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+    const answer = await deliverSigned(serve.url, signer, jobId, realisticReveal(random, jobId));
+    if (answer !== 200) throw new Error(`delivery answered ${answer}`);
     await sleep(Number(flags['settle-ms']));
-    const idle = await status(child.pid);
+    const idle = await status(serve.pid);
     if (flags['late-ms'] === undefined) return { afterStart, idle };
     await sleep(Number(flags['late-ms']) - Number(flags['settle-ms']));
-    return { afterStart, idle, late: await status(child.pid) };
+    return { afterStart, idle, late: await status(serve.pid) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
-    await rm(dir, { recursive: true, force: true });
+    await serve.stop();
   }
 }
 

@@ -16,6 +16,8 @@ export interface StreamingUpstream {
   bytesSent(): number;
   /** Huge answers begun. */
   hugeAnswers(): number;
+  /** Huge answers whose socket has closed: nothing more is sent for them. */
+  hugeClosed(): number;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export interface StreamingUpstreamOptions {
 export async function startStreamingUpstream(options: StreamingUpstreamOptions): Promise<StreamingUpstream> {
   let sent = 0;
   let huge = 0;
+  let hugeClosed = 0;
   const sendHuge = (res: ServerResponse): void => {
     huge += 1;
     res.writeHead(200, {
@@ -63,6 +66,7 @@ export async function startStreamingUpstream(options: StreamingUpstreamOptions):
     };
     res.on('close', () => {
       left = 0;
+      hugeClosed += 1;
     });
     pump();
   };
@@ -85,6 +89,7 @@ export async function startStreamingUpstream(options: StreamingUpstreamOptions):
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bytesSent: () => sent,
     hugeAnswers: () => huge,
+    hugeClosed: () => hugeClosed,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -147,7 +147,6 @@ describe('retries', () => {
     const { sim, receiver } = await setUp(() => status, { retryBaseMs: 5 });
     await reveal(sim, receiver.url);
     await sim.waitForDeliveries();
-    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(receiver.requests).toHaveLength(1);
     expect(sim.deliveries()).toHaveLength(1);
   });

@@ -10,16 +10,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../../../src/simulator/create-simulator.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
-import {
-  defineSetUpProperties,
-  type HubSpotStandIn,
-  startHubSpotStandIn,
-} from '../../helpers/hubspot/stand-in.js';
 import { spawnServe, useServeFixture } from '../../helpers/spawn-serve.js';
-import { writeWatchesEnv } from '../../helpers/watches-env.js';
 import { until } from '../destinations/destinations-context.js';
+import { serveWatchCrmEnv, untilBaseline, useWatchCrmWorld } from './serve-watch-crm.js';
 
 const OWNER = '41629779';
 const DUE_MS = 3 * 86_400_000;
@@ -83,48 +77,26 @@ async function startHoldingProxy(upstream: string): Promise<HoldingProxy> {
 }
 
 const fixture = useServeFixture('hooksync-plays-kill-');
-let sim: Simulator;
-let hs: HubSpotStandIn;
+const world = useWatchCrmWorld(17);
 let proxy: HoldingProxy;
 beforeAll(async () => {
-  sim = await createSimulator({ seed: 17 });
-  hs = await startHubSpotStandIn({ tenSecondly: 10_000 });
-  defineSetUpProperties(hs);
-  proxy = await startHoldingProxy(hs.url);
+  proxy = await startHoldingProxy(world.hs.url);
 });
 afterAll(async () => {
   await proxy?.close();
-  await hs?.close();
-  await sim?.close();
 });
 
 describe('hooksync serve making a CRM task for a mover, killed', () => {
   it('after a SIGKILL while the task create was held, exactly one task exists, for the owner, associated, due as configured', async () => {
+    const { sim, hs } = world;
     hs.defineProperty('contacts', { name: 'hubspot_owner_id', type: 'string', fieldType: 'text' });
     hs.addOwner({ id: OWNER, userId: 7_001, email: 'rep@example.com', firstName: 'Rae', lastName: 'Park' });
     const ann = hs.seed('contacts', { email: 'ann.lee@acme.com', hubspot_owner_id: OWNER });
     await writeFile(join(fixture.dir, 'contacts.csv'), `Email,Id,Domain\nann.lee@acme.com,${ann},acme.com\n`);
-    const destinations = join(fixture.dir, 'destinations.json');
-    await writeFile(
-      destinations,
-      JSON.stringify({
-        destinations: [
-          {
-            name: 'crm',
-            type: 'hubspot',
-            token: { env: 'HS_TOKEN' },
-            base_url: proxy.url,
-            rate: '100/1s',
-            linger: '50ms',
-            kinds: ['watch_change'],
-          },
-        ],
-      }),
-    );
     sim.setJobChange({ professional_email: 'ann.lee@acme.com' }, { job_change_status: 'no_change' });
-    const env = await writeWatchesEnv(
-      sim,
-      fixture.dir,
+    const env = await serveWatchCrmEnv(
+      world,
+      fixture,
       [
         {
           name: 'champions',
@@ -144,24 +116,13 @@ describe('hooksync serve making a CRM task for a mover, killed', () => {
           },
         },
       ],
-      {
-        HOOKSYNC_JWKS_URL: fixture.jwks.url,
-        HOOKSYNC_DESTINATIONS: destinations,
-        HS_TOKEN: hs.token,
-        HOOKSYNC_LOG_LEVEL: 'info',
-      },
+      proxy.url,
     );
     const first = await spawnServe(env);
     const database = await openDatabase(env.HOOKSYNC_DATABASE_URL!);
     let second: Awaited<ReturnType<typeof spawnServe>> | undefined;
     try {
-      const cycle = (n: number) =>
-        database.db.selectFrom('watch_cycles').selectAll().where('cycle', '=', n).executeTakeFirst();
-      await until(
-        'cycle 1 (the baseline) is finished',
-        async () => (await cycle(1))?.finished_at != null,
-        90_000,
-      );
+      await untilBaseline(database);
       sim.setJobChange(
         { professional_email: 'ann.lee@acme.com' },
         { job_change_status: 'moved', company_domain: 'other.io', company_name: 'Other', title: 'CRO' },

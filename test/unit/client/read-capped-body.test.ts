@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readCappedBody } from '../../../src/client/read-capped-body.js';
 import { ResponseReadError } from '../../../src/errors.js';
 import { type StreamingUpstream, startStreamingUpstream } from '../../helpers/streaming-upstream.js';
+import { until } from '../../helpers/until.js';
 
 const MiB = 1024 * 1024;
 let upstream: StreamingUpstream | undefined;
@@ -52,7 +53,7 @@ describe('readCappedBody', () => {
     upstream = await startStreamingUpstream({ hugeBytes: 600 * MiB, isHuge: () => true });
     const error = await failure(readCappedBody(await fetch(upstream.url), { maxBytes: 8 * MiB }));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => upstream?.hugeClosed() === 1, { message: 'the upstream sees the answer closed' });
     expect(upstream.bytesSent()).toBeLessThan(8 * MiB + 32 * MiB);
   });
 

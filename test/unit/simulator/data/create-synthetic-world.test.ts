@@ -71,10 +71,12 @@ describe('createSyntheticWorld', () => {
   });
 
   it('is created in under 200 ms (best of three)', () => {
+    // CPU time, which other processes on a loaded machine do not stretch as they stretch the wall clock.
     const times = [0, 1, 2].map((i) => {
-      const started = performance.now();
+      const started = process.cpuUsage();
       createSyntheticWorld({ seed: `timing-${i}` });
-      return performance.now() - started;
+      const { user, system } = process.cpuUsage(started);
+      return (user + system) / 1000;
     });
     expect(Math.min(...times)).toBeLessThan(200);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StorageError } from '../../../../src/errors.js';
 import { GroupCommitter } from '../../../../src/storage/job-store/group-committer.js';
 
@@ -144,7 +144,7 @@ describe('GroupCommitter', () => {
         },
       });
       committer.wakeBackground();
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await vi.waitFor(() => expect(calls).toBe(3), { timeout: 10_000, interval: 5 });
       await committer.idle();
       expect(calls).toBe(3);
       expect(errors).toHaveLength(2);
