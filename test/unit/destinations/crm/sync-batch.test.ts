@@ -103,18 +103,23 @@ describe('the CRM core with a fake adapter', () => {
     expect(write!.requests![0]!.properties).toEqual({ city: 'Berlin' });
   });
 
-  it('overwrite replaces what the CRM holds without reading, except fields configured otherwise', async () => {
+  it('overwrite replaces what the CRM holds without reading, except fields configured otherwise (fill-empty, skip); nothing empty is sent', async () => {
     const crm = createFakeCrm();
     crm.hold('contacts', { email: 'ann@acme.com', title: 'Typed', city: 'Typed' });
     await sync(
       crm.adapter,
-      batch({ contacts: [contact('ann@acme.com', { title: 'CTO', city: 'Berlin' })] }),
-      { settings: settings('overwrite', { fields: { city: 'fill-empty' } }) },
+      batch({
+        contacts: [contact('ann@acme.com', { title: 'CTO', city: 'Berlin', about: 'Ours', nickname: '' })],
+      }),
+      { settings: settings('overwrite', { fields: { city: 'fill-empty', about: 'skip' } }) },
     );
     expect(crm.find('contacts', 'email', 'ann@acme.com')!.properties).toMatchObject({
       title: 'CTO',
       city: 'Typed',
     });
+    // A skipped field is never sent, nor is an empty value ("" would clear what the CRM holds).
+    const [write] = crm.calls.filter((call) => call.method === 'write');
+    expect(write!.requests![0]!.properties).toEqual({ title: 'CTO' });
     const plain = createFakeCrm();
     plain.hold('contacts', { email: 'ann@acme.com', title: 'Typed' });
     await sync(plain.adapter, batch({ contacts: [contact('ann@acme.com', { title: 'CTO' })] }), {
