@@ -87,6 +87,8 @@ try {
       const standIn = await startStandInChild({ tenSecondly: limit });
       const dispatch = await openDispatchDatabase(url, database);
       try {
+        // A fresh stand-in each round: the record ids the last round kept name records it does not hold.
+        await database.db.deleteFrom('crm_record_ids').execute();
         await replayEvents(database.db, 'crm', {}, new Date().toISOString());
         const destinations = await configure(write, standIn);
         const dispatcher = createDispatcher({ database: dispatch.database, destinations });

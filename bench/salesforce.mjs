@@ -119,6 +119,8 @@ try {
       const standIn = await startSalesforceChild({ setUp: true, dailyLimit: 10_000_000, latencyMs });
       const dispatch = await openDispatchDatabase(url, database);
       try {
+        // A fresh stand-in each round: the record ids the last round kept name records it does not hold.
+        await database.db.deleteFrom('crm_record_ids').execute();
         await replayEvents(database.db, 'sf', {}, new Date().toISOString());
         const destinations = await configure(write, standIn);
         const dispatcher = createDispatcher({ database: dispatch.database, destinations });

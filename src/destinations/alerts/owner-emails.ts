@@ -5,6 +5,7 @@
  * Salesforce `Owner.Email`; Pipedrive `owner_id` → user), through the CRM adapter's owner role.
  */
 import { CrmError } from '../../errors.js';
+import { crmTroubleResult } from '../crm/crm-trouble.js';
 import type { AttemptResult, OwnerLookup } from '../destination-type.js';
 import type { AlertChange } from './alert-change.js';
 
@@ -24,26 +25,9 @@ export interface OwnerEmails {
   ownerEmail(change: AlertChange, signal: AbortSignal): Promise<OwnerEmail>;
 }
 
-/** What a CRM's trouble means for the event. */
+/** What a CRM's trouble means for the event (a lookup that failed otherwise is retried). */
 export function troubleOf(error: unknown): AttemptResult {
-  if (error instanceof CrmError) {
-    const { trouble, status } = error;
-    switch (trouble.kind) {
-      case 'pause':
-        return { outcome: 'pause', status: status ?? 401, error: trouble.error };
-      case 'wait':
-        return { outcome: 'wait', status: status ?? 429, error: trouble.error, waitMs: trouble.waitMs };
-      case 'retry':
-        return {
-          outcome: 'retry',
-          status,
-          error: trouble.error,
-          ...(trouble.retryAfterMs !== undefined ? { retryAfterMs: trouble.retryAfterMs } : {}),
-        };
-      case 'fail':
-        return { outcome: 'fail', status, error: trouble.error };
-    }
-  }
+  if (error instanceof CrmError) return crmTroubleResult(error);
   return { outcome: 'retry', status: null, error: `owner lookup failed: ${(error as Error).message}` };
 }
 

@@ -4,18 +4,19 @@
  * for fill-empty), writes companies before the contacts that name them, links each contact to its company,
  * halves a batch the CRM refuses whole, dry-runs, adopts, counts. The adapter only speaks its CRM: its
  * client (auth, pacing, retries through `crm-http.ts`), its answers and their classification (a thrown
- * `CrmError`), its limits, its field definitions, how a contact links to its company, and optionally search
- * (adoption) and field creation (`setup`).
+ * `CrmError`), its limits, its field definitions, and optionally search (adoption), field creation
+ * (`setup`), owners and tasks. Where CRMs differ, the adapter has a method, never a flag the core branches
+ * on (kysely's `DialectAdapter`): `link` (a link of its own), `bulkCalls` (a bulk path), `isContact` (new
+ * persons without a held company are not contacts).
  *
  * Three CRMs are meant to fit:
  * - HubSpot: batch upsert by a unique property (100 per call), e-mail or custom keys, `objectWriteTraceId`
- *   to match a 207; the company link is a separate call (v4 associations).
+ *   to match a 207; the company link is a separate call (v4 associations: `link`).
  * - Salesforce: sObject Collections upsert by external id (200 per call, answered in order); the company
- *   link is a field of the contact's own write (`Account: { <ext id>: key }`), so `links: 'in-write'`.
- * - Pipedrive: no batch write and no upsert: `writeBatch: 1`, the adapter's `write` does GET/PATCH by id or
- *   POST, ids come from a local key → id map (`crm_record_ids`) or search with `exact_match`; the company
- *   link is `org_id` in the person's write (`links: 'in-write'`, needing the company's id, which the core
- *   passes as `company.id`).
+ *   link is a field of the contact's own write (`Account: { <ext id>: key }`, from `WriteRequest.company`).
+ * - Pipedrive: no batch write and no upsert: `writeBatch: 1`, the adapter's `write` PATCHes by id or
+ *   POSTs, ids come from a local key → id map (`crm_record_ids`) or search with `exact_match`; the company
+ *   link is `org_id` in the person's write (the company's id, which the core passes as `company.id`).
  */
 import type { FieldDefinition } from './check-values.js';
 
@@ -26,6 +27,11 @@ export type CrmObject = 'companies' | 'contacts';
 export interface HeldRecord {
   readonly id: string;
   readonly properties: Readonly<Record<string, string | null>>;
+  /**
+   * The CRM's own record as `read` got it, handed back with the write (`WriteRequest.current`) for what the
+   * adapter's write needs beyond the fields (Pipedrive: the e-mail list a PATCH replaces whole, `org_id`).
+   */
+  readonly source?: unknown;
 }
 
 /** One record to write. */
@@ -43,10 +49,17 @@ export interface WriteRequest {
   /** The fields to send: never empty values (the core drops them; "" would clear a field). */
   readonly properties: Readonly<Record<string, string>>;
   /**
-   * With `links: 'in-write'`, a contact's company: its key (Salesforce's relationship by external id) and
-   * its id when written or found (Pipedrive's `org_id`). Undefined for companies and unlinked contacts.
+   * A contact's company, for an adapter without `link` (the link is a field of the contact's own write): its
+   * key (Salesforce's relationship by external id) and its id when written or found (Pipedrive's `org_id`).
+   * Undefined for companies and unlinked contacts.
    */
   readonly company?: { readonly key: string; readonly id: string | undefined } | undefined;
+  /**
+   * What the core read of the record before planning this write (fill-empty, a dry run, an update-only
+   * change): the record, or null when the CRM holds none; undefined when it did not read. The adapter
+   * never reads it again (Salesforce tells a Contact from a Lead by its id; Pipedrive PATCHes by it).
+   */
+  readonly current?: HeldRecord | null | undefined;
 }
 
 /** What became of one write request: its record id and whether it was created, or why the CRM refused it. */
@@ -106,20 +119,20 @@ export interface CrmAdapter {
    */
   readonly tokens?: { readonly perWrite: number; spent(): number };
   /** Records per write call and keys per read call (HubSpot 100/100, Salesforce 200/~150, Pipedrive 1/1). */
-  readonly limits: {
-    readonly writeBatch: number;
-    readonly readBatch: number;
-    /**
-     * A CRM with a bulk path (Salesforce's Bulk API 2.0): more than `above` records of one object to write
-     * are handed to one `write` whole (the adapter runs its job); a dry run counts `calls` for it.
-     */
-    readonly bulk?: { readonly above: number; readonly calls: number } | undefined;
-  };
+  readonly limits: { readonly writeBatch: number; readonly readBatch: number };
   /**
-   * How a contact is tied to its company: a field of the contact's own write (`in-write`, the core passes
-   * `WriteRequest.company`), or a separate call after both are written (`separate-call`, through `link`).
+   * A CRM with a bulk path (Salesforce's Bulk API 2.0): the calls one bulk job makes for `records` records
+   * of one object, or undefined at or below its line (they go in write calls of `limits.writeBatch`). The
+   * core hands a bulk's records to one `write` whole (the adapter runs its job). Absent: no bulk path.
    */
-  readonly links: 'in-write' | 'separate-call';
+  bulkCalls?(records: number): number | undefined;
+  /**
+   * A CRM where a new person whose company it does not hold is not made a contact (Salesforce's Leads,
+   * unless `new_persons` is `contact`): whether record `id` is a contact (`003…`). With it, a company known
+   * only as a contact's employer is looked up by key, linked when held and never created, except the new
+   * employer of a mover held as a contact (held-movers.ts). Absent: every employer is written.
+   */
+  isContact?(id: string): boolean;
   /**
    * The records the CRM holds for `keys` (at most `limits.readBatch`) by `idProperty` (undefined: the keys
    * are the CRM's own record ids), with `properties`; keyed by the requested key (the adapter matches the
@@ -153,8 +166,9 @@ export interface CrmAdapter {
     signal: AbortSignal,
   ): Promise<Map<string, SearchCandidate[]>>;
   /**
-   * With `links: 'separate-call'`: links contacts to their companies (at most `limits.writeBatch` per call);
-   * per link undefined when done, or why it was refused.
+   * Links contacts to their companies by a call of its own, after both are written (HubSpot's associations;
+   * at most `limits.writeBatch` per call); per link undefined when done, or why it was refused. Absent: the
+   * link is a field of the contact's own write (`WriteRequest.company`).
    */
   link?(links: readonly CompanyLink[], signal: AbortSignal): Promise<Array<string | undefined>>;
   /**

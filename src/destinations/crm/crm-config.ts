@@ -73,7 +73,6 @@ export function crmSyncSettings(
   },
   keys: CrmKeys,
   movedFields: readonly string[],
-  employers: SyncSettings['employers'] = 'write',
 ): SyncSettings {
-  return { keys, write: config.write, fields: config.fields, movedFields, employers };
+  return { keys, write: config.write, fields: config.fields, movedFields };
 }

@@ -145,15 +145,16 @@ export function createCrmDestination(options: CrmDestinationOptions): CrmDestina
   };
   const trouble = (error: unknown) => attemptResultOf(error, { name, crm: adapter.name, deps });
   const setup = options.setup;
-  const { writeBatch, bulk } = adapter.limits;
+  const { writeBatch } = adapter.limits;
   /**
    * The attempt in segments of one write call's worth of events, when it cannot reach the CRM's bulk line
    * (events that give one record of each object at most, no more of them than the line); else whole.
    */
   const segmentsOf = (deliveries: readonly OutboxDelivery[]): OutboxDelivery[][] => {
     const mayReachBulk =
-      bulk !== undefined &&
-      (deliveries.length > bulk.above || !deliveries.every((delivery) => atMostOneRecordEach(delivery)));
+      adapter.bulkCalls !== undefined &&
+      (adapter.bulkCalls(deliveries.length) !== undefined ||
+        !deliveries.every((delivery) => atMostOneRecordEach(delivery)));
     return mayReachBulk || deliveries.length <= writeBatch
       ? [[...deliveries]]
       : chunksOf(deliveries, writeBatch);

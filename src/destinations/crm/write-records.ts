@@ -140,6 +140,8 @@ export async function writeRecords(options: {
           id: input.id,
           properties: plan.properties,
           ...(input.company !== undefined ? { company: input.company } : {}),
+          // What was read is handed on: the adapter never reads the record again.
+          ...(reads ? { current: current ?? null } : {}),
         },
       });
   });
@@ -188,9 +190,10 @@ export async function writeRecords(options: {
     }
     if (created.size > 0) await options.created?.(created);
   };
-  const { bulk } = adapter.limits;
-  const whole = bulk !== undefined && pending.length > bulk.above;
-  if (options.dryRun) calls += whole ? bulk.calls : Math.ceil(pending.length / writeBatch);
+  // Above a bulk line, the records go to one write whole (the adapter runs its bulk job).
+  const bulkCalls = adapter.bulkCalls?.(pending.length);
+  const whole = bulkCalls !== undefined;
+  if (options.dryRun) calls += bulkCalls ?? Math.ceil(pending.length / writeBatch);
   else for (const chunk of chunksOf(pending, whole ? pending.length : writeBatch)) await write(chunk);
   return { outcomes, calls };
 }

@@ -191,7 +191,6 @@ export function createHubSpotAdapter(client: HubSpotClient): CrmAdapter {
     tasks: createHubSpotTasks(client),
     name: 'HubSpot',
     limits: { writeBatch: HUBSPOT_BATCH_LIMIT, readBatch: HUBSPOT_BATCH_LIMIT },
-    links: 'separate-call',
     read,
     write,
     search: (object, field, values, keyProperty, signal) =>

@@ -25,6 +25,7 @@ import {
   normalizeLinkedinUrl,
   normalizeName,
 } from '../crm/normalize-keys.js';
+import { KeptMap } from './kept-map.js';
 import { TOKEN_COST } from './pipedrive-answer.js';
 import {
   customKeys,
@@ -50,7 +51,7 @@ export interface PipedriveAdapterOptions {
   readonly now: () => number;
 }
 
-/** How long a record read stays the one a write compares with (the read and the write of one batch). */
+/** How long a record read stays the one an overwrite compares with (a record named by the next events). */
 const HELD_FOR_MS = 60_000;
 /** Records and organization names kept at most (a batch's worth many times over). */
 const KEPT = 10_000;
@@ -89,7 +90,17 @@ export interface PipedriveAdapter extends CrmAdapter {
 /** Creates the adapter. */
 export function createPipedriveAdapter(options: PipedriveAdapterOptions): PipedriveAdapter {
   const { client } = options;
-  let loaded = new Map<CrmObject, Promise<PipedriveFields>>();
+  // The adapter's state: its three caches, each a KeptMap (kept-map.ts).
+  /** The field lists, read once (a failed read is asked again; `reloadFields` after setup). */
+  const loaded = new KeptMap<CrmObject, Promise<PipedriveFields>>({ max: 2 });
+  /** The records last read, by `object:id`: an overwrite compares with them instead of reading again. */
+  const reads = new KeptMap<string, { readonly record: RawRecord; readonly custom: ReadonlySet<string> }>({
+    max: KEPT,
+    ttlMs: HELD_FOR_MS,
+    now: options.now,
+  });
+  /** The organizations' names by id (a person's organization compared by name in a plan). */
+  const orgNames = new KeptMap<number, string>({ max: KEPT });
   const fields = (object: CrmObject, signal: AbortSignal) => {
     let held = loaded.get(object);
     if (held === undefined) {
@@ -115,16 +126,9 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     return field;
   };
 
-  // The records last read (a write compares with them instead of reading again) and the organizations'
-  // names (a person's organization compared by name in a plan), both by id.
-  const held = new Map<string, { record: RawRecord; custom: ReadonlySet<string>; at: number }>();
-  const orgNames = new Map<number, string>();
   const remember = (object: CrmObject, record: RawRecord, custom: readonly string[]) => {
-    if (held.size >= KEPT) held.clear();
-    held.set(`${object}:${record.id}`, { record, custom: new Set(custom), at: options.now() });
-    if (object !== 'companies' || typeof record.name !== 'string') return;
-    if (orgNames.size >= KEPT) orgNames.clear();
-    orgNames.set(record.id, record.name);
+    reads.set(`${object}:${record.id}`, { record, custom: new Set(custom) });
+    if (object === 'companies' && typeof record.name === 'string') orgNames.set(record.id, record.name);
   };
   /** The name of organization `id` when no other organization seen has it (else the id compares). */
   const orgName = (id: unknown): string | undefined => {
@@ -163,7 +167,7 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     const name = orgName(record.org_id);
     if (organization !== undefined && properties[organization.name] !== undefined && name !== undefined)
       properties[organization.name] = name;
-    return { id: String(record.id), properties } satisfies HeldRecord;
+    return { id: String(record.id), properties, source: record } satisfies HeldRecord;
   };
 
   const read: CrmAdapter['read'] = async (object, idProperty, keys, properties, signal) => {
@@ -180,24 +184,22 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     return found;
   };
 
-  /** What the record read last (this batch's read, else a GET: 1 token); null when it is gone. */
-  const current = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
-    const kept = held.get(`${object}:${id}`);
-    held.delete(`${object}:${id}`);
-    // A read of this batch that fetched every custom field the write compares.
+  /** What the record holds: a read of the last minute that fetched every custom field named, else a GET (1 token); null when it is gone. */
+  const held = async (object: CrmObject, id: string, names: readonly string[], signal: AbortSignal) => {
+    const kept = reads.get(`${object}:${id}`);
+    reads.delete(`${object}:${id}`);
     const wanted = customKeys(await fields(object, signal), names).slice(0, CUSTOM_FIELDS_PER_GET);
-    if (
-      kept !== undefined &&
-      options.now() - kept.at < HELD_FOR_MS &&
-      wanted.every((key) => kept.custom.has(key))
-    )
-      return kept.record;
+    if (kept !== undefined && wanted.every((key) => kept.custom.has(key))) return kept.record;
     return (await getRaw(object, id, names, signal)) ?? null;
   };
 
   /**
-   * One record: PATCHed by its id (carried, adopted or mapped) with only the values it does not hold yet
-   * (nothing to change: no call), else POSTed. A mapped id that is gone is created anew.
+   * One record: PATCHed by its id (carried, adopted or mapped), else POSTed. The core read it before
+   * planning (`request.current`) when a field is fill-empty or for a dry run: its plan sends only what
+   * differs. Under overwrite the core did not read: the record is read here (a GET, 1 token, against a
+   * PATCH's 5; or a read of the last minute) and only the values it does not hold yet are sent (nothing to
+   * change: no call). A mapped id
+   * that is gone is created anew.
    */
   const writeOne = async (
     object: CrmObject,
@@ -206,27 +208,35 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
   ): Promise<WriteResult> => {
     const all = await fields(object, signal);
     await keyField(object, request.idProperty, signal);
-    let id = request.id ?? (await options.lookUp(object, [request.key])).get(request.key);
+    const read = request.current === undefined;
+    let id = read
+      ? (request.id ?? (await options.lookUp(object, [request.key])).get(request.key))
+      : (request.current?.id ?? request.id);
     let properties = request.properties;
     let companyId = request.company?.id;
     let emails: unknown[] = [];
     if (id !== undefined) {
-      const record = await current(object, id, Object.keys(properties), signal);
+      const record = read
+        ? await held(object, id, Object.keys(properties), signal)
+        : request.current === null
+          ? null
+          : (request.current.source as RawRecord);
       if (record === null && request.id !== undefined)
         return { ok: false, error: `Pipedrive holds no ${SEARCH_TYPE[object]} ${id} (deleted or merged)` };
       if (record === null) id = undefined;
       else {
-        const holds = decodeRecord(all, record, Object.keys(properties));
+        const holds = read ? decodeRecord(all, record, Object.keys(properties)) : {};
         emails = Array.isArray(record.emails) ? record.emails : [];
         properties = Object.fromEntries(
           Object.entries(properties).filter(([name, value]) => {
             const key = all.get(name)?.key;
+            // The link and the e-mail list are Pipedrive's own: an org_id or an e-mail held is not resent.
             if (key === 'org_id') return companyId !== undefined && Number(companyId) !== record.org_id;
             if (key === 'email')
               return !emails.some(
                 (e) => String((e as { value?: unknown }).value).toLowerCase() === value.toLowerCase(),
               );
-            return holds[name] !== value;
+            return !read || holds[name] !== value;
           }),
         );
         if (companyId !== undefined && Number(companyId) === record.org_id) companyId = undefined;
@@ -403,7 +413,6 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     limits: { writeBatch: 1, readBatch: 1 },
     readsByKey: false,
     tokens: { perWrite: TOKEN_COST.write, spent: options.spent },
-    links: 'in-write',
     read,
     async write(object, requests, signal) {
       const results: WriteResult[] = [];
@@ -413,7 +422,7 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions): Pipedr
     search,
     fields,
     reloadFields() {
-      loaded = new Map();
+      loaded.clear();
     },
     async fieldDefinitions(object, signal) {
       return definitionsOf(await fields(object, signal));

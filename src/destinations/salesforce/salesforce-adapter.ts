@@ -57,6 +57,9 @@ export interface SalesforceAdapterOptions {
 
 type Held = { readonly object: 'Contact' | 'Lead'; readonly record: HeldRecord };
 
+/** A person's record by its Id: the prefix tells (003 Contact, 00Q Lead). */
+const objectOf = (id: string): Held['object'] => (id.startsWith('00Q') ? 'Lead' : 'Contact');
+
 function text(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -162,17 +165,21 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
     signal: AbortSignal,
   ): Promise<WriteResult[]> => {
     const lead = await options.leadFields();
-    const unknown = requests.filter((r) => r.id === undefined).map((r) => r.key);
-    const held = unknown.length === 0 ? new Map<string, Held>() : await findPersons(unknown, [], signal);
+    // Where a person lives: what the core read (a Contact's or a Lead's Id), else found here by key.
+    const held = new Map<string, Held>();
+    for (const request of requests)
+      if (request.id === undefined && request.current != null)
+        held.set(request.key, { object: objectOf(request.current.id), record: request.current });
+    const unknown = requests.filter((r) => r.id === undefined && r.current === undefined).map((r) => r.key);
+    if (unknown.length > 0)
+      for (const [key, found] of await findPersons(unknown, [], signal)) held.set(key, found);
     const groups = {
       Contact: [] as Array<{ at: number; write: RecordWrite }>,
       Lead: [] as Array<{ at: number; write: RecordWrite }>,
     };
     requests.forEach((request, at) => {
       const found = held.get(request.key);
-      // An id the core read is a Contact's or a Lead's: the prefix tells (003 Contact, 00Q Lead).
-      const knownObject =
-        request.id === undefined ? undefined : request.id.startsWith('00Q') ? 'Lead' : 'Contact';
+      const knownObject = request.id === undefined ? undefined : objectOf(request.id);
       const route = routePerson({
         policy: options.newPersons,
         contactId:
@@ -218,12 +225,15 @@ export function createSalesforceAdapter(options: SalesforceAdapterOptions): CrmA
 
   return {
     name: 'Salesforce',
-    limits: {
-      writeBatch: COLLECTION_LIMIT,
-      readBatch: SALESFORCE_READ_BATCH,
-      bulk: options.bulk === undefined ? undefined : { above: options.bulk.threshold, calls: BULK_JOB_CALLS },
-    },
-    links: 'in-write',
+    limits: { writeBatch: COLLECTION_LIMIT, readBatch: SALESFORCE_READ_BATCH },
+    ...(options.bulk === undefined
+      ? {}
+      : {
+          bulkCalls: (records: number) => (records > options.bulk!.threshold ? BULK_JOB_CALLS : undefined),
+        }),
+    // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
+    // A Contact's Id starts 003 (a Lead's 00Q): a mover held as a Contact is moved to its new Account.
+    ...(options.newPersons === 'contact' ? {} : { isContact: (id: string) => id.startsWith('003') }),
     search: searchOrg(client, { accountKey, personKey, linkedin: options.linkedinField }),
     async read(object: CrmObject, idProperty, keys, properties, signal) {
       // No idProperty: `keys` are record Ids (a carried or adopted record, read for fill-empty).

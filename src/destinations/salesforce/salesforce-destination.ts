@@ -72,18 +72,11 @@ export function laneBatchSize(config: Pick<SalesforceDestinationConfig, 'bulk_th
 
 /** Sync settings from a config. */
 export function syncSettingsOf(config: SalesforceDestinationConfig): SyncSettings {
-  // A person's employer is created only when every new person is to be a Contact; otherwise looked up.
-  const employers = config.new_persons === 'contact' ? 'write' : 'find';
-  return {
-    ...crmSyncSettings(
-      config,
-      { companyKey: config.account_key, contactKey: config.person_key },
-      MOVED_FIELDS,
-      employers,
-    ),
-    // A Contact's Id starts 003 (a Lead's 00Q): a mover held as a Contact is moved to its new Account.
-    isContactId: (id) => id.startsWith('003'),
-  };
+  return crmSyncSettings(
+    config,
+    { companyKey: config.account_key, contactKey: config.person_key },
+    MOVED_FIELDS,
+  );
 }
 
 /** The destination's client: a session from its grant, within its `max_share` of the org's allocation. */

@@ -170,43 +170,6 @@ export function defineHubSpotSuite(provision: Provision): void {
     );
   });
 
-  it('fill-empty keeps what a rep typed, overwrite replaces it, and fields override per property', async () => {
-    const configured = await configure({ fields: { description: 'skip' } });
-    await setup(configured);
-    hs.seed('companies', {
-      name: 'Typed by a rep',
-      domain: 'acme-robotics.com',
-      hooksync_domain: 'acme-robotics.com',
-    });
-    await world.storeFixture('company-reveal');
-    await deliverAll(configured);
-    const kept = hs.findBy('companies', 'hooksync_domain', 'acme-robotics.com')!;
-    expect(kept.properties.name).toBe('Typed by a rep');
-    expect(kept.properties.website).toBeTruthy();
-    expect(kept.properties.description).toBeUndefined();
-    for (const call of upsertCalls('companies')) {
-      for (const input of (call.body as { inputs: Array<{ properties: Record<string, string> }> }).inputs)
-        expect(Object.values(input.properties)).not.toContain('');
-    }
-  });
-
-  it('overwrite replaces what HubSpot holds, except the fields configured otherwise', async () => {
-    const configured = await configure({ write: 'overwrite', fields: { website: 'fill-empty' } });
-    await setup(configured);
-    hs.seed('companies', {
-      name: 'Typed by a rep',
-      website: 'rep.example',
-      domain: 'acme-robotics.com',
-      hooksync_domain: 'acme-robotics.com',
-    });
-    await world.storeFixture('company-reveal');
-    await deliverAll(configured);
-    const company = hs.findBy('companies', 'hooksync_domain', 'acme-robotics.com')!;
-    expect(company.properties.name).toBe('Acme Robotics');
-    expect(company.properties.website).toBe('rep.example');
-    expect(hs.records('companies')).toHaveLength(1);
-  });
-
   it('a contact who left gets the status only; one who moved gets the new title and company', async () => {
     const configured = await configure();
     await setup(configured);

@@ -120,24 +120,23 @@ export function defineSalesforceSuite(provision: Provision): void {
     expect(describeCounters(states[0]!.counters)).toMatch(/\d+ API calls; daily allowance left \d+/);
   });
 
-  it('fill-empty keeps what a rep typed and fills the rest; overwrite replaces it', async () => {
-    const typed = sf.seed('Account', { Name: 'Typed by a rep', Hooksync_Company_Id__c: 'acme-robotics.com' });
+  it('fill-empty reads each person once: the write goes where that read found it (a Contact or a Lead), never reads again', async () => {
     const configured = await configure();
-    await world.storeFixture('company-reveal');
+    await world.storeFixture('search-contact');
     await deliverAll(configured);
-    const kept = sf.findBy('Account', 'Hooksync_Company_Id__c', 'acme-robotics.com');
-    expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ Id: typed, Name: 'Typed by a rep' });
-    expect(kept[0]!.Website).not.toBeNull();
-    await world.close();
-    world = await openWorld(provision);
-    const overwrite = await configure({ write: 'overwrite' });
-    await world.storeFixture('company-reveal');
-    await deliverAll(overwrite);
-    expect(sf.findBy('Account', 'Hooksync_Company_Id__c', 'acme-robotics.com')[0]!.Name).not.toBe(
-      'Typed by a rep',
-    );
-    expect(sf.records('Account')).toHaveLength(1);
+    expect((await events()).map((e) => e.status)).toEqual(['delivered']);
+    const byKey = (object: string) =>
+      sf
+        .calls()
+        .filter(
+          (c) =>
+            c.path.endsWith('/query') &&
+            decodeURIComponent(c.query.replaceAll('+', ' ')).includes(
+              `FROM ${object} WHERE Hooksync_Person_Id__c IN`,
+            ),
+        ).length;
+    // One SOQL read of the persons' keys (Contacts, then the rest among Leads); before, the write read them again.
+    expect({ contacts: byKey('Contact'), leads: byKey('Lead') }).toEqual({ contacts: 1, leads: 1 });
   });
 
   it.each([
