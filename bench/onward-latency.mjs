@@ -19,7 +19,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
-import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
+import { postReveal } from './lib/post-reveal.mjs';
+import { createRandom } from './lib/realistic-payloads.mjs';
 import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
 import { percentile } from './lib/stats.mjs';
 
@@ -97,17 +98,9 @@ async function oneRun(cli) {
     const receive = [];
     for (let i = 0; i < Number(flags.jobs); i++) {
       const jobId = randomUUID();
-      const body = realisticReveal(random, jobId);
-      const token = signer.signBody(body, jobId);
       const reached = new Promise((resolve) => waiters.set(jobId, resolve));
       const sentAt = performance.now();
-      const response = await fetch(`${url}/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
-        body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+      await postReveal(url, signer, random, jobId);
       receive.push(performance.now() - sentAt);
       await reached;
       waiters.delete(jobId);

@@ -23,7 +23,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startJwksServer } from './lib/jwks-server.mjs';
 import { ownMachineLines } from './lib/machine.mjs';
-import { createRandom, realisticReveal } from './lib/realistic-payloads.mjs';
+import { postReveal } from './lib/post-reveal.mjs';
+import { createRandom } from './lib/realistic-payloads.mjs';
 import { createBenchKey, createTokenSigner } from './lib/signing-key.mjs';
 
 const { values: flags } = parseArgs({
@@ -58,17 +59,8 @@ async function status(pid) {
 
 /** Delivers one realistic reveal; resolves the ms until its 200. */
 async function deliver(url) {
-  const jobId = randomUUID();
-  const body = realisticReveal(random, jobId);
-  const token = signer.signBody(body, jobId);
   const started = performance.now();
-  const response = await fetch(`${url}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-signature': token },
-    body,
-  });
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
+  await postReveal(url, signer, random, randomUUID());
   return performance.now() - started;
 }
 

@@ -48,6 +48,8 @@ describe('the worker job store', () => {
     stores.push(store);
     return store;
   };
+  const personsOf = (jobId: string) =>
+    database.db.selectFrom('persons').select('job_id').where('job_id', '=', jobId).execute();
   const storedIds = async () =>
     (await database.db.selectFrom('jobs').select('job_id').execute()).map((row) => row.job_id).sort();
 
@@ -69,12 +71,7 @@ describe('the worker job store', () => {
     expect(companies).toEqual([{ received_at: new Date(NOW_MS).toISOString() }]);
     await store.settled();
     expect(await countQueued(database.db)).toBe(0);
-    const persons = await database.db
-      .selectFrom('persons')
-      .select('job_id')
-      .where('job_id', '=', page)
-      .execute();
-    expect(persons).toHaveLength(40);
+    expect(await personsOf(page)).toHaveLength(40);
     expect(store.stats().committedItems).toBeGreaterThanOrEqual(3);
     await expect(
       store.store({ envelopeText: companyRevealText(reveal), source: 'webhook', jti: 'j-1' }),
@@ -121,12 +118,7 @@ describe('the worker job store', () => {
     await vi.waitFor(() => expect(retired()).toBe(1), { timeout: 10_000, interval: 20 });
     expect(store.ready()).toBe(true);
     // Retired only after its normalizer gave the page its rows.
-    const persons = await database.db
-      .selectFrom('persons')
-      .select('job_id')
-      .where('job_id', '=', page)
-      .execute();
-    expect(persons).toHaveLength(40);
+    expect(await personsOf(page)).toHaveLength(40);
     const next = testUuid(21);
     await expect(
       store.store({ envelopeText: companyRevealText(next), source: 'webhook' }),
