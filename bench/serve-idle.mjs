@@ -8,7 +8,7 @@
  * $HOOKSYNC_BENCH_REFERENCE_DIST) the dist/ of another build runs too, alternating with this one, for a
  * same-run comparison. With `--late-ms N` the idle process is read once more N ms after the delivery: V8
  * shrinks a young generation grown at start only when its memory reducer runs, some seconds into idleness;
- * then one more delivery is timed beside the first (the store worker is retired after 10 s idle, and that
+ * then one more delivery is timed beside the first (the store worker is retired after 15 s idle, and that
  * delivery waits for a new one).
  *
  *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--late-ms 60000]

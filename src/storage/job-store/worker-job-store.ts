@@ -28,7 +28,7 @@ const CLOSE_TIMEOUT_MS = 30_000;
  * How long the worker stays with nothing to do before it is retired (issue 42): an idle `serve` then holds
  * two isolates instead of three (~20 MB less), and the next operation starts a new worker first.
  */
-export const DEFAULT_RETIRE_AFTER_MS = 10_000;
+export const DEFAULT_RETIRE_AFTER_MS = 15_000;
 
 /** Knobs of {@link startWorkerJobStore}. */
 export interface WorkerJobStoreOptions {
