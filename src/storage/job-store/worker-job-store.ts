@@ -1,7 +1,8 @@
 /**
  * The job store `hooksync serve` uses: the same store (group commit, deferred normalization) running on a
  * worker thread with its own connection (store-worker.ts), behind the JobStore interface. Jobs are prepared
- * here, where the verifier has just parsed them, and cross as plain data, many per message.
+ * here, where the verifier has just parsed them, and cross as plain data, many per message. A worker idle
+ * for {@link DEFAULT_RETIRE_AFTER_MS} is retired and the next operation starts a new one (issue 42).
  */
 import { randomUUID } from 'node:crypto';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
@@ -283,9 +284,12 @@ class WorkerJobStoreClient implements WorkerJobStore {
     this.#retireTimer = setTimeout(() => {
       const state = this.#state;
       if (state.phase !== 'ready' || this.#waiting.size > 0 || this.#outbox.length > 0) return;
-      void this.settled().then(() => {
-        const now = this.#state;
-        if (now !== state || this.#waiting.size > 0 || this.#outbox.length > 0) return;
+      const settling = this.settled();
+      const lastId = this.#nextId;
+      void settling.then(() => {
+        if (this.#state !== state) return;
+        // Work came while it settled: idle from when that is answered, not now.
+        if (this.#nextId !== lastId) return this.#retireWhenIdle();
         this.#state = { phase: 'retiring', worker: state.worker };
         state.worker.postMessage({ t: 'close' } satisfies ToStoreWorker);
       });
