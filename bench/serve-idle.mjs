@@ -8,8 +8,7 @@
  * $HOOKSYNC_BENCH_REFERENCE_DIST) the dist/ of another build runs too, alternating with this one, for a
  * same-run comparison. With `--late-ms N` the idle process is read once more N ms after the delivery: V8
  * shrinks a young generation grown at start only when its memory reducer runs, some seconds into idleness;
- * then one more delivery is timed beside the first (the store worker is retired after 15 s idle, and that
- * delivery waits for a new one).
+ * then one more delivery is timed beside the first (whatever idleness did to it shows there).
  *
  *   npm run build && node bench/serve-idle.mjs [--runs 3] [--settle-ms 3000] [--late-ms 60000]
  *     [--base-dist DIR] [--env NAME=VALUE ...]
@@ -94,7 +93,6 @@ async function oneRun(cli) {
     if (flags['late-ms'] === undefined) return { afterStart, idle, firstMs };
     await sleep(Number(flags['late-ms']) - Number(flags['settle-ms']));
     const late = await status(child.pid);
-    // The delivery after the idle spell: with a retired store worker, it waits for a new one (issue 42).
     return { afterStart, idle, late, firstMs, afterIdleMs: await deliver(url) };
   } finally {
     child.kill('SIGTERM');
