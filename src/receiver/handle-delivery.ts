@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { UnsignedPolicy } from '../config/load-config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../contract/limits.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../contract/webhook-signature.js';
-import { type RefusalCode, StorageError } from '../errors.js';
+import { StorageError } from '../errors.js';
 import type { JobStore, StoreResult } from '../storage/job-store/job-store.js';
 import { isExpectedJob, markHintedEntry, storedJobDigest } from '../storage/ledger/ledger-hints.js';
 import type { HooksyncDatabase } from '../storage/open-database.js';
@@ -21,10 +21,11 @@ import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
 import type { ReceiverMetrics } from './create-metrics.js';
-import { createQuarantinePolicy, type Refusal } from './create-quarantine-policy.js';
-import { createUnsignedFetcher, type FinderFetch, type UnsignedFetcher } from './create-unsigned-fetcher.js';
+import { createQuarantinePolicy } from './create-quarantine-policy.js';
+import { createUnsignedFetcher, type FinderFetch } from './create-unsigned-fetcher.js';
 import { type DeliveryAnswer, HINTED_REFUSALS, refusal, retryLater } from './delivery-answer.js';
 import { type DeliveryLimits, resolveDeliveryLimits } from './delivery-limits.js';
+import type { CommitDelivery, HandlerContext, RefusalToKeep } from './handler-context.js';
 import { declaredLength } from './read-body.js';
 import { completeSigned, readSignedBody, verifyBeforeBody } from './receive-signed.js';
 import { answerUnsigned, readUnsignedPrefix } from './receive-unsigned.js';
@@ -86,32 +87,6 @@ export interface DeliveryHandler {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Internal: what the signed and unsigned paths share. */
-export interface HandlerContext {
-  deps: DeliveryHandlerDeps;
-  limits: DeliveryLimits;
-  budget: BodyBudget;
-  toleranceSeconds: number;
-  now: () => number;
-  fetcher: UnsignedFetcher | undefined;
-  refuse(
-    refused: Omit<Refusal, 'reason'> & {
-      reason: RefusalCode;
-      message: string;
-      hintJobId?: string;
-    },
-  ): Promise<DeliveryAnswer>;
-  commit(
-    text: string,
-    envelope: unknown,
-    source: 'webhook' | 'finder',
-    /** A signed delivery's token, with the body's exact bytes (kept as evidence should the jti be reused). */
-    token?: { jti: string; expiresAt: Date; bodyHash: string; body: Uint8Array },
-    /** The delivery's span (tracing on): kept with the job's outbox events (issue 40). */
-    traceParent?: string,
-  ): Promise<DeliveryAnswer>;
-}
-
 /** Creates the handler. */
 export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandler {
   const { store, logger, metrics, telemetry } = deps;
@@ -147,29 +122,25 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     deps.storedPayloadHash ??
     (db ? async (jobId: string) => (await storedJobDigest(db, jobId))?.payloadHash : undefined);
 
-  const ctx: HandlerContext = {
-    deps,
-    limits,
-    budget,
-    toleranceSeconds: deps.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
-    now,
-    fetcher: undefined,
-    async refuse(refused) {
-      const { message, hintJobId, ...kept } = refused;
-      const answer = refusal(refused.reason, message);
-      try {
-        await quarantine.keep({ ...kept, detail: message });
-        if (hintJobId !== undefined && HINTED_REFUSALS.has(refused.reason)) {
-          await recordHint?.({ job_id: hintJobId });
-        }
-      } catch (error) {
-        // A refusal we could not record would be lost for good: ask the sender to come back.
-        logger?.error({ err: error, reason: refused.reason }, 'could not quarantine a refused callback');
-        return retryLater('STORAGE_UNAVAILABLE', 'could not record the refusal; retry later');
+  async function refuse(refused: RefusalToKeep): Promise<DeliveryAnswer> {
+    const { message, hintJobId, ...kept } = refused;
+    const answer = refusal(refused.reason, message);
+    try {
+      await quarantine.keep({ ...kept, detail: message });
+      if (hintJobId !== undefined && HINTED_REFUSALS.has(refused.reason)) {
+        await recordHint?.({ job_id: hintJobId });
       }
-      return answer;
-    },
-    commit(text, envelope, source, token, traceParent) {
+    } catch (error) {
+      // A refusal we could not record would be lost for good: ask the sender to come back.
+      logger?.error({ err: error, reason: refused.reason }, 'could not quarantine a refused callback');
+      return retryLater('STORAGE_UNAVAILABLE', 'could not record the refusal; retry later');
+    }
+    return answer;
+  }
+
+  /** The commit of a delivery; traced (`traceParent`), its job's outbox events continue the trace (issue 40). */
+  function commitWith(traceParent: string | undefined): CommitDelivery {
+    return (text, envelope, source, token) => {
       const started = performance.now();
       let stored: Promise<StoreResult>;
       try {
@@ -196,8 +167,10 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       // of a page are garbage once the store has taken the job (issue 29). Only the body's bytes wait
       // with the token, for the one answer that keeps them (a reused jti).
       return answerStored(stored, started, source, token);
-    },
-  };
+    };
+  }
+  const commit = commitWith(undefined);
+
   async function answerStored(
     stored: Promise<StoreResult>,
     started: number,
@@ -211,7 +184,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
         // A 2xx only when this very body is what is stored under the job (issue 19, replays).
         const storedHash = await storedPayloadHash?.(result.job_id);
         if (storedHash !== token.bodyHash) {
-          return ctx.refuse({
+          return refuse({
             reason: 'JTI_REUSED',
             message: 'the token jti was already used for another job or body',
             claimedJobId: result.job_id,
@@ -232,19 +205,33 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
       return retryLater('STORAGE_UNAVAILABLE', 'the job could not be stored; retry later');
     }
   }
-  if (deps.unsigned === 'fetch' && deps.fetchFromFinder) {
-    ctx.fetcher = createUnsignedFetcher({
-      fetchFromFinder: deps.fetchFromFinder,
-      isExpected: async (jobId) => (db ? isExpectedJob(db, jobId) : false),
-      isStored: async (jobId) => (db ? (await storedJobDigest(db, jobId))?.finished === true : false),
-      commit: (raw, job) => ctx.commit(raw, job, 'finder'),
-      now,
-      unknownPerMinute: limits.unsignedFetchUnknownPerMinute,
-      waitMs: limits.unsignedFetchWaitMs,
-      ...(logger ? { logger } : {}),
-      ...(metrics ? { metrics } : {}),
-    });
-  }
+
+  const fetcher =
+    deps.unsigned === 'fetch' && deps.fetchFromFinder
+      ? createUnsignedFetcher({
+          fetchFromFinder: deps.fetchFromFinder,
+          isExpected: async (jobId) => (db ? isExpectedJob(db, jobId) : false),
+          isStored: async (jobId) => (db ? (await storedJobDigest(db, jobId))?.finished === true : false),
+          commit: (raw, job) => commit(raw, job, 'finder'),
+          now,
+          unknownPerMinute: limits.unsignedFetchUnknownPerMinute,
+          waitMs: limits.unsignedFetchWaitMs,
+          ...(logger ? { logger } : {}),
+          ...(metrics ? { metrics } : {}),
+        })
+      : undefined;
+
+  const ctx: HandlerContext = Object.freeze({
+    keys: deps.keys,
+    metrics,
+    limits,
+    budget,
+    toleranceSeconds: deps.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+    now,
+    fetcher,
+    refuse,
+    commit,
+  });
 
   // The counter's child per outcome and reason, found once (prom-client hashes the labels on every lookup).
   const counters = new Map<string, { inc(): void }>();
@@ -308,11 +295,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
    */
   function tracedContext(span: OpenSpan | undefined): HandlerContext {
     const traceParent = span?.traceParent;
-    if (traceParent === undefined) return ctx;
-    return {
-      ...ctx,
-      commit: (text, envelope, source, token) => ctx.commit(text, envelope, source, token, traceParent),
-    };
+    return traceParent === undefined ? ctx : Object.freeze({ ...ctx, commit: commitWith(traceParent) });
   }
 
   async function handle(request: DeliveryRequest, span?: OpenSpan): Promise<DeliveryAnswer> {
@@ -343,7 +326,7 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
     overloaded: () => count(overloaded()),
     budget,
     async close(graceMs = limits.shutdownGraceMs) {
-      await Promise.all([ctx.fetcher?.close(graceMs), quarantine.close()]);
+      await Promise.all([fetcher?.close(graceMs), quarantine.close()]);
     },
   };
 }

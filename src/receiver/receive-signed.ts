@@ -11,7 +11,7 @@ import { assertTokenTimes } from '../webhooks/parse-webhook-claims.js';
 import { assertBodyHash, verifiedBody } from '../webhooks/verify-callback.js';
 import { type VerifiedToken, verifyToken } from '../webhooks/verify-token.js';
 import { type DeliveryAnswer, retryLater } from './delivery-answer.js';
-import type { HandlerContext } from './handle-delivery.js';
+import type { HandlerContext, RefusalToKeep } from './handler-context.js';
 import { BodyReadError, bodyDeadlineMs, isJsonContentType, streamBody } from './read-body.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -29,7 +29,7 @@ export async function verifyBeforeBody(
   const started = performance.now();
   let token: VerifiedToken;
   try {
-    token = await verifyToken(signature, ctx.deps.keys);
+    token = await verifyToken(signature, ctx.keys);
   } catch (error) {
     if (!(error instanceof SignatureError)) throw error;
     if (error.transient && isTransientCode(error.code)) return retryLater(error.code, error.message);
@@ -44,9 +44,9 @@ export async function verifyBeforeBody(
       ...(declared !== undefined ? { totalBytes: declared } : {}),
     });
   } finally {
-    ctx.deps.metrics?.verifySeconds.observe((performance.now() - started) / 1000);
+    ctx.metrics?.verifySeconds.observe((performance.now() - started) / 1000);
   }
-  const refuseVerified = (reason: Parameters<HandlerContext['refuse']>[0]['reason'], message: string) =>
+  const refuseVerified = (reason: RefusalToKeep['reason'], message: string) =>
     ctx.refuse({
       reason,
       message,

@@ -9,7 +9,7 @@ import { isJobId } from '../contract/job-id.js';
 import { claimedJobId, detectJobKind } from '../contract/job-kind.js';
 import { parseJsonText } from '../contract/json.js';
 import { type DeliveryAnswer, retryLater } from './delivery-answer.js';
-import type { HandlerContext } from './handle-delivery.js';
+import type { HandlerContext } from './handler-context.js';
 import { BodyReadError, bodyDeadlineMs, isJsonContentType, readPrefix } from './read-body.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -8,7 +8,7 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../../errors.js';
 import { assertQuarantineInput, type QuarantineInput } from '../quarantine/write-quarantine.js';
-import type { JobStore, JobStoreStats, StoreResult } from './job-store.js';
+import type { JobStore, JobStoreStats, StoreInput, StoreResult } from './job-store.js';
 import { type JobToEncode, prepareJobForWorker } from './prepare-job.js';
 import type {
   FromStoreWorker,
@@ -76,45 +76,195 @@ interface Waiting<T> {
   reject(error: StorageError): void;
 }
 
-/** Starts the worker and resolves once it has opened the database. */
-export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promise<WorkerJobStore> {
-  const now = options.now ?? Date.now;
-  const logger = options.logger ?? pino({ level: 'silent' });
-  const init: StoreWorkerInit = {
-    databaseUrl: options.databaseUrl,
-    logLevel: logger.level,
-    ...(options.heldChars !== undefined ? { heldChars: options.heldChars } : {}),
-  };
-  const workerUrl = options.workerUrl ?? defaultStoreWorkerUrl();
-  const waiting = new Map<number, Waiting<StoreResult | undefined>>();
-  const settling = new Map<number, () => void>();
-  let outbox: Array<{ id: number; op: WireOperation }> = [];
-  let nextId = 1;
-  let stats: JobStoreStats = {
+/**
+ * Where the store's worker is: starting (spawned, not yet ready: at start or after a stop), ready, stopped
+ * (a new one starts after the restart delay), closing (told to finish what it holds), closed.
+ */
+type WorkerState =
+  | { readonly phase: 'starting'; readonly worker: Worker }
+  | { readonly phase: 'ready'; readonly worker: Worker }
+  | { readonly phase: 'stopped' }
+  | { readonly phase: 'closing'; readonly worker: Worker; readonly closed: () => void }
+  | { readonly phase: 'closed' };
+
+/** The main-thread side of the store worker: the operations in flight, and the worker's {@link WorkerState}. */
+class WorkerJobStoreClient implements WorkerJobStore {
+  readonly #options: WorkerJobStoreOptions;
+  readonly #init: StoreWorkerInit;
+  readonly #now: () => number;
+  readonly #logger: Logger;
+  readonly #waiting = new Map<number, Waiting<StoreResult | undefined>>();
+  readonly #settling = new Map<number, () => void>();
+  /** What this turn submitted, sent in one message once the worker is ready. */
+  #outbox: Array<{ id: number; op: WireOperation }> = [];
+  #nextId = 1;
+  #stats: JobStoreStats = {
     transactions: 0,
     committedItems: 0,
     failedBatches: 0,
     failedItems: 0,
     largestBatch: 0,
   };
-  let worker: Worker | undefined;
-  let isReady = false;
-  let closing = false;
-  let restartDelayMs = FIRST_RESTART_DELAY_MS;
-  let onClosed: (() => void) | undefined;
+  #restartDelayMs = FIRST_RESTART_DELAY_MS;
+  #state: WorkerState = { phase: 'stopped' };
 
-  function send(message: ToStoreWorker): void {
-    worker!.postMessage(message);
+  constructor(options: WorkerJobStoreOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#logger = options.logger ?? pino({ level: 'silent' });
+    this.#init = {
+      databaseUrl: options.databaseUrl,
+      logLevel: this.#logger.level,
+      ...(options.heldChars !== undefined ? { heldChars: options.heldChars } : {}),
+    };
+  }
+
+  ready(): boolean {
+    return this.#state.phase === 'ready';
+  }
+
+  store(input: StoreInput): Promise<StoreResult> {
+    // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
+    // rows (migration 008) cost less to copy to the worker than parsing the envelope again there. A
+    // small envelope is compressed there, a large one here (prepareJobForWorker). Not an async function:
+    // a suspended one keeps its input (the page's text and tree) alive until the commit (issue 29).
+    const atMs = this.#now();
+    let job: JobToEncode;
+    try {
+      job = prepareJobForWorker(input, atMs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue({ type: 'job', job, atMs }) as Promise<StoreResult>;
+  }
+
+  async quarantine(input: QuarantineInput): Promise<void> {
+    assertQuarantineInput(input);
+    await this.#enqueue({ type: 'quarantine', input, id: randomUUID(), atMs: this.#now() });
+  }
+
+  stats(): JobStoreStats {
+    return this.#stats;
+  }
+
+  settled(): Promise<void> {
+    const state = this.#state;
+    if (state.phase !== 'ready') return Promise.resolve();
+    this.#flush();
+    const id = this.#nextId++;
+    return new Promise<void>((resolve) => {
+      this.#settling.set(id, resolve);
+      state.worker.postMessage({ t: 'settle', id } satisfies ToStoreWorker);
+    });
+  }
+
+  async close(): Promise<void> {
+    const state = this.#state;
+    if (state.phase === 'closing' || state.phase === 'closed') return;
+    if (state.phase !== 'ready') {
+      this.#state = { phase: 'closed' };
+      if (state.phase === 'starting') await state.worker.terminate();
+      this.#abandonPending('closed');
+      return;
+    }
+    this.#flush();
+    const { worker } = state;
+    const closed = new Promise<void>((resolve) => {
+      this.#state = { phase: 'closing', worker, closed: resolve };
+    });
+    worker.postMessage({ t: 'close' } satisfies ToStoreWorker);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await closed;
+    clearTimeout(timer);
+  }
+
+  /** Starts a worker and resolves once it has opened the database. */
+  start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const started = new Worker(this.#options.workerUrl ?? defaultStoreWorkerUrl(), {
+        workerData: this.#init,
+        resourceLimits: this.#options.resourceLimits ?? DEFAULT_STORE_WORKER_LIMITS,
+      });
+      this.#state = { phase: 'starting', worker: started };
+      const starting = () => this.#state.phase === 'starting' && this.#state.worker === started;
+      started.on('message', (message: FromStoreWorker) => {
+        if (starting() && message.t === 'ready') {
+          this.#state = { phase: 'ready', worker: started };
+          this.#restartDelayMs = FIRST_RESTART_DELAY_MS;
+          this.#flush();
+          resolve();
+        } else if (starting() && message.t === 'failed') {
+          reject(fromWire(message.error));
+        } else {
+          this.#onMessage(message);
+        }
+      });
+      started.on('error', (error) => this.#logger.error({ err: error }, 'store worker failed'));
+      started.on('exit', (code) => {
+        const state = this.#state;
+        switch (state.phase) {
+          case 'starting':
+            this.#state = { phase: 'stopped' };
+            reject(
+              new StorageError(`the store worker exited (${code}) before it was ready`, { transient: true }),
+            );
+            return;
+          case 'ready':
+            this.#state = { phase: 'stopped' };
+            this.#abandonPending(`exit code ${code}`);
+            this.#restart();
+            return;
+          case 'closing':
+            this.#state = { phase: 'closed' };
+            this.#abandonPending('closed');
+            state.closed();
+            return;
+          case 'stopped':
+          case 'closed':
+            // Terminated while starting, by close(): the start was rejected above, or close() saw to it.
+            reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
+            return;
+        }
+      });
+    });
+  }
+
+  #restart(): void {
+    const delay = this.#restartDelayMs;
+    this.#restartDelayMs = Math.min(MAX_RESTART_DELAY_MS, this.#restartDelayMs * 2);
+    this.#logger.error({ delayMs: delay }, 'store worker stopped; starting a new one');
+    setTimeout(() => {
+      if (this.#state.phase !== 'stopped') return;
+      this.start().catch((error: unknown) => {
+        this.#logger.error({ err: error }, 'store worker could not start');
+        if (this.#state.phase === 'stopped') this.#restart();
+      });
+    }, delay).unref();
+  }
+
+  #closing(): boolean {
+    return this.#state.phase === 'closing' || this.#state.phase === 'closed';
+  }
+
+  #enqueue(op: WireOperation): Promise<StoreResult | undefined> {
+    if (this.#closing()) {
+      return Promise.reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
+    }
+    const id = this.#nextId++;
+    if (this.#outbox.length === 0) setImmediate(() => this.#flush());
+    this.#outbox.push({ id, op });
+    return new Promise((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
   }
 
   /**
    * Sends what this turn submitted in one message, once the worker is up. Each job's envelope (compressed,
    * or its bytes for the worker to compress) is transferred, not copied: nothing here reads it again.
    */
-  function flush(): void {
-    if (!isReady || outbox.length === 0) return;
-    const ops = outbox;
-    outbox = [];
+  #flush(): void {
+    const state = this.#state;
+    if (state.phase !== 'ready' || this.#outbox.length === 0) return;
+    const ops = this.#outbox;
+    this.#outbox = [];
     const transfer: ArrayBuffer[] = [];
     for (const { op } of ops) {
       if (op.type !== 'job') continue;
@@ -125,10 +275,11 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
         transfer.push(buffer);
       }
     }
-    worker!.postMessage({ t: 'ops', ops } satisfies ToStoreWorker, transfer);
+    state.worker.postMessage({ t: 'ops', ops } satisfies ToStoreWorker, transfer);
   }
 
-  function writeLog(line: string): void {
+  #writeLog(line: string): void {
+    const logger = this.#logger;
     try {
       const { level, time: _time, msg, ...fields } = JSON.parse(line) as Record<string, unknown>;
       const label = typeof level === 'number' ? logger.levels.labels[level] : undefined;
@@ -143,11 +294,11 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
   }
 
   /** Settles the submitters of `results`; true when a commit among them wrote a job revision. */
-  function settleResults(results: readonly WireResult[]): boolean {
+  #settleResults(results: readonly WireResult[]): boolean {
     let written = false;
     for (const result of results) {
-      const entry = waiting.get(result.id);
-      waiting.delete(result.id);
+      const entry = this.#waiting.get(result.id);
+      this.#waiting.delete(result.id);
       if (result.ok) {
         written ||= result.value?.revision != null;
         entry?.resolve(result.value);
@@ -156,24 +307,24 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
     return written;
   }
 
-  function onMessage(message: FromStoreWorker): void {
+  #onMessage(message: FromStoreWorker): void {
     switch (message.t) {
       case 'done':
-        stats = message.stats;
-        if (settleResults(message.results)) options.onStored?.();
+        this.#stats = message.stats;
+        if (this.#settleResults(message.results)) this.#options.onStored?.();
         return;
       case 'settled':
-        settling.get(message.id)?.();
-        settling.delete(message.id);
+        this.#settling.get(message.id)?.();
+        this.#settling.delete(message.id);
         return;
       case 'normalized':
-        options.onNormalized?.(message);
+        this.#options.onNormalized?.(message);
         return;
       case 'log':
-        writeLog(message.line);
+        this.#writeLog(message.line);
         return;
       case 'closed':
-        onClosed?.();
+        if (this.#state.phase === 'closing') this.#state.closed();
         return;
       case 'ready':
       case 'failed':
@@ -185,131 +336,24 @@ export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promi
    * Fails what a stopped worker held (not committed as far as we know: the sender retries). Work not yet
    * sent to it waits for the next worker, unless the store is closing.
    */
-  function abandonPending(reason: string): void {
+  #abandonPending(reason: string): void {
     const error = new StorageError(`the store worker stopped (${reason}); retry later`, { transient: true });
-    const unsent = closing ? new Set<number>() : new Set(outbox.map((entry) => entry.id));
-    for (const [id, entry] of waiting) {
+    const closing = this.#closing();
+    const unsent = closing ? new Set<number>() : new Set(this.#outbox.map((entry) => entry.id));
+    for (const [id, entry] of this.#waiting) {
       if (unsent.has(id)) continue;
       entry.reject(error);
-      waiting.delete(id);
+      this.#waiting.delete(id);
     }
-    if (closing) outbox = [];
-    for (const done of settling.values()) done();
-    settling.clear();
+    if (closing) this.#outbox = [];
+    for (const done of this.#settling.values()) done();
+    this.#settling.clear();
   }
+}
 
-  function spawn(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const started = new Worker(workerUrl, {
-        workerData: init,
-        resourceLimits: options.resourceLimits ?? DEFAULT_STORE_WORKER_LIMITS,
-      });
-      worker = started;
-      let up = false;
-      started.on('message', (message: FromStoreWorker) => {
-        if (!up && message.t === 'ready') {
-          up = true;
-          isReady = true;
-          restartDelayMs = FIRST_RESTART_DELAY_MS;
-          flush();
-          resolve();
-        } else if (!up && message.t === 'failed') {
-          reject(fromWire(message.error));
-        } else {
-          onMessage(message);
-        }
-      });
-      started.on('error', (error) => logger.error({ err: error }, 'store worker failed'));
-      started.on('exit', (code) => {
-        isReady = false;
-        if (!up) {
-          reject(
-            new StorageError(`the store worker exited (${code}) before it was ready`, { transient: true }),
-          );
-          return;
-        }
-        if (closing) {
-          abandonPending('closed');
-          onClosed?.();
-          return;
-        }
-        abandonPending(`exit code ${code}`);
-        restart();
-      });
-    });
-  }
-
-  function restart(): void {
-    const delay = restartDelayMs;
-    restartDelayMs = Math.min(MAX_RESTART_DELAY_MS, restartDelayMs * 2);
-    logger.error({ delayMs: delay }, 'store worker stopped; starting a new one');
-    setTimeout(() => {
-      if (closing) return;
-      spawn().catch((error: unknown) => {
-        logger.error({ err: error }, 'store worker could not start');
-        restart();
-      });
-    }, delay).unref();
-  }
-
-  function enqueue(op: WireOperation): Promise<StoreResult | undefined> {
-    if (closing) {
-      return Promise.reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
-    }
-    const id = nextId++;
-    if (outbox.length === 0) setImmediate(flush);
-    outbox.push({ id, op });
-    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-  }
-
-  await spawn();
-
-  return {
-    ready: () => isReady,
-    store(input) {
-      // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
-      // rows (migration 008) cost less to copy to the worker than parsing the envelope again there. A
-      // small envelope is compressed there, a large one here (prepareJobForWorker). Not an async function:
-      // a suspended one keeps its input (the page's text and tree) alive until the commit (issue 29).
-      const atMs = now();
-      let job: JobToEncode;
-      try {
-        job = prepareJobForWorker(input, atMs);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return enqueue({ type: 'job', job, atMs }) as Promise<StoreResult>;
-    },
-    async quarantine(input: QuarantineInput) {
-      assertQuarantineInput(input);
-      await enqueue({ type: 'quarantine', input, id: randomUUID(), atMs: now() });
-    },
-    stats: () => stats,
-    settled() {
-      if (!isReady) return Promise.resolve();
-      flush();
-      const id = nextId++;
-      return new Promise<void>((resolve) => {
-        settling.set(id, resolve);
-        send({ t: 'settle', id });
-      });
-    },
-    async close() {
-      if (closing) return;
-      closing = true;
-      if (worker === undefined || !isReady) {
-        await worker?.terminate();
-        abandonPending('closed');
-        return;
-      }
-      flush();
-      const closed = new Promise<void>((resolve) => {
-        onClosed = resolve;
-      });
-      send({ t: 'close' });
-      const timer = setTimeout(() => void worker?.terminate(), CLOSE_TIMEOUT_MS);
-      await closed;
-      clearTimeout(timer);
-    },
-  };
+/** Starts the worker and resolves once it has opened the database. */
+export async function startWorkerJobStore(options: WorkerJobStoreOptions): Promise<WorkerJobStore> {
+  const store = new WorkerJobStoreClient(options);
+  await store.start();
+  return store;
 }
