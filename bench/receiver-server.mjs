@@ -256,11 +256,10 @@ async function startNaive({ databaseUrl, publicJwk }) {
 }
 
 /**
- * `hooksync serve` as the built CLI runs it: where that build's executable runs serve in its bounded thread
- * (cli/bounded-thread.js; since issue 42 only under a memory ceiling), startReceiver() in a worker thread
- * under the V8 limits the executable gives serve's thread (bench/lib/hooksync-serve-thread.mjs), this
- * process's main thread then only relaying, as the executable's does; otherwise (an older build, or no
- * ceiling) in this process's main thread, as that build's executable runs it.
+ * `hooksync serve` as the built CLI runs it: in a build with cli/bounded-thread.js, startReceiver() in a
+ * worker thread under the V8 limits the executable gives serve's thread (bench/lib/hooksync-serve-thread.mjs),
+ * this process's main thread then only relaying, as the executable's does; in an older build (a --base-dist
+ * reference from before), in this process's main thread, as that build's executable ran it.
  */
 async function startHooksync(options) {
   const dist = options.dist
@@ -270,12 +269,7 @@ async function startHooksync(options) {
     const { startHooksyncHere } = await import('./lib/hooksync-serve.mjs');
     return startHooksyncHere(options);
   }
-  const { boundedCommand, boundedResourceLimits } = await import(new URL('cli/bounded-thread.js', dist).href);
-  // A build that runs serve without a ceiling in the executable's main thread (issue 42) is run so here too.
-  if (boundedCommand(['serve'], { ...options.env }) === undefined) {
-    const { startHooksyncHere } = await import('./lib/hooksync-serve.mjs');
-    return startHooksyncHere(options);
-  }
+  const { boundedResourceLimits } = await import(new URL('cli/bounded-thread.js', dist).href);
   // The variables startHooksyncHere() gives serve's config, as the executable would read them.
   const worker = new Worker(new URL('./lib/hooksync-serve-thread.mjs', import.meta.url), {
     workerData: options,
