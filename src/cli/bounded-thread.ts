@@ -1,6 +1,6 @@
 /**
- * `hooksync serve` under a memory ceiling, `launch <operation>`, `watches run` and `export` run in a worker
- * thread whose heap V8 bounds (`resourceLimits`), started by main.ts before the CLI's code is loaded. In one thread V8 lets the heap
+ * `hooksync serve`, `launch <operation>`, `watches run` and `export` run in a worker thread whose heap V8 bounds
+ * (`resourceLimits`), started by main.ts before the CLI's code is loaded. In one thread V8 lets the heap
  * grow to several times what is alive before it collects (under a flood of large pages, `serve`'s request
  * thread reached 115–172 MiB of heap and array buffers whatever the memory ceiling), and a process cannot
  * bound its own heap without changing V8's flags. The thread runs the whole CLI on the command line; the
@@ -34,29 +34,14 @@ type Env = Readonly<Record<string, string | undefined>>;
  * (`launch <operation>`, `watches run`: a watch's cycle, launched now); undefined for the rest, help
  * included, which run in the main thread.
  */
-export function boundedCommand(argv: readonly string[], env: Env): BoundedCommand | undefined {
+export function boundedCommand(argv: readonly string[]): BoundedCommand | undefined {
   if (argv.includes('--help') || argv.includes('-h')) return undefined;
-  if (argv[0] === 'serve') return serveHasCeiling(env) ? 'serve' : undefined;
+  if (argv[0] === 'serve') return 'serve';
   if (argv[0] === 'export') return 'export';
   if ((argv[0] === 'launch' && argv.length > 1) || (argv[0] === 'watches' && argv[1] === 'run')) {
     return 'launch';
   }
   return undefined;
-}
-
-/**
- * Whether `serve` runs under a memory ceiling (HOOKSYNC_MEMORY_MB, or the container's limit). Without one,
- * its bounded thread would bound nothing but the young generation, and its isolate would cost ~10 MB of an
- * idle serve's RSS (bench/RESULTS.md, issue 42): serve then runs in the process's main thread. A setting that
- * cannot be read counts as a ceiling, so that the thread's CLI reports it in its own words.
- */
-function serveHasCeiling(env: Env): boolean {
-  try {
-    return loadMemoryCeiling(env).bytes !== undefined;
-  } catch (error) {
-    if (error instanceof ConfigError) return true;
-    throw error;
-  }
 }
 
 /**

@@ -16,10 +16,10 @@ const host = {
   interactive: Boolean(process.stderr.isTTY),
   shutdown,
 };
-// serve under a memory ceiling, export and the bulk launches run in a thread whose heap V8 bounds, started before
-// the CLI's code is loaded here; the rest (help and serve without a ceiling included) runs in this thread.
+// serve, export and the bulk launches run in a thread whose heap V8 bounds, started before the CLI's code is loaded
+// here; the rest (help included) runs in this thread.
 const thread = await import('./bounded-thread.js');
-const command = thread.boundedCommand(argv, host.env);
+const command = thread.boundedCommand(argv);
 const code =
   command !== undefined
     ? await thread.runInBoundedThread(argv, command, host)
