@@ -1,7 +1,8 @@
 /**
  * The job store `hooksync serve` uses: the same store (group commit, deferred normalization) running on a
  * worker thread with its own connection (store-worker.ts), behind the JobStore interface. Jobs are prepared
- * here, where the verifier has just parsed them, and cross as plain data, many per message.
+ * here, where the verifier has just parsed them, and cross as plain data, many per message. A worker idle
+ * for {@link DEFAULT_RETIRE_AFTER_MS} is retired and the next operation starts a new one (issue 42).
  */
 import { randomUUID } from 'node:crypto';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
@@ -24,6 +25,11 @@ const FIRST_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 5000;
 /** How long close() waits for the worker to finish what it holds before terminating it. */
 const CLOSE_TIMEOUT_MS = 30_000;
+/**
+ * How long the worker stays with nothing to do before it is retired (issue 42): an idle `serve` then holds
+ * two isolates instead of three (~20 MB less), and the next operation starts a new worker first.
+ */
+export const DEFAULT_RETIRE_AFTER_MS = 15_000;
 
 /** Knobs of {@link startWorkerJobStore}. */
 export interface WorkerJobStoreOptions {
@@ -45,6 +51,8 @@ export interface WorkerJobStoreOptions {
   readonly heldChars?: number;
   /** The worker's heap limits (default {@link DEFAULT_STORE_WORKER_LIMITS}). */
   readonly resourceLimits?: ResourceLimits;
+  /** Retire the worker after this long with nothing to do (default {@link DEFAULT_RETIRE_AFTER_MS}). */
+  readonly retireAfterMs?: number;
 }
 
 /**
@@ -77,12 +85,15 @@ interface Waiting<T> {
 }
 
 /**
- * Where the store's worker is: starting (spawned, not yet ready: at start or after a stop), ready, stopped
- * (a new one starts after the restart delay), closing (told to finish what it holds), closed.
+ * Where the store's worker is: starting (spawned, not yet ready: at start, after a stop or a retirement),
+ * ready, retiring (idle, told to close), retired (none: the next operation starts one), stopped (a new one
+ * starts after the restart delay), closing (told to finish what it holds), closed.
  */
 type WorkerState =
-  | { readonly phase: 'starting'; readonly worker: Worker }
+  | { readonly phase: 'starting'; readonly worker: Worker; readonly woken: boolean }
   | { readonly phase: 'ready'; readonly worker: Worker }
+  | { readonly phase: 'retiring'; readonly worker: Worker }
+  | { readonly phase: 'retired' }
   | { readonly phase: 'stopped' }
   | { readonly phase: 'closing'; readonly worker: Worker; readonly closed: () => void }
   | { readonly phase: 'closed' };
@@ -106,6 +117,7 @@ class WorkerJobStoreClient implements WorkerJobStore {
     largestBatch: 0,
   };
   #restartDelayMs = FIRST_RESTART_DELAY_MS;
+  #retireTimer: ReturnType<typeof setTimeout> | undefined;
   #state: WorkerState = { phase: 'stopped' };
 
   constructor(options: WorkerJobStoreOptions) {
@@ -120,7 +132,15 @@ class WorkerJobStoreClient implements WorkerJobStore {
   }
 
   ready(): boolean {
-    return this.#state.phase === 'ready';
+    // A retired store is ready: the next operation only waits for a new worker (a woken one is no outage).
+    const state = this.#state;
+    const { phase } = state;
+    return (
+      phase === 'ready' ||
+      phase === 'retiring' ||
+      phase === 'retired' ||
+      (phase === 'starting' && state.woken)
+    );
   }
 
   store(input: StoreInput): Promise<StoreResult> {
@@ -151,6 +171,7 @@ class WorkerJobStoreClient implements WorkerJobStore {
     const state = this.#state;
     if (state.phase !== 'ready') return Promise.resolve();
     this.#flush();
+    clearTimeout(this.#retireTimer);
     const id = this.#nextId++;
     return new Promise<void>((resolve) => {
       this.#settling.set(id, resolve);
@@ -160,7 +181,15 @@ class WorkerJobStoreClient implements WorkerJobStore {
 
   async close(): Promise<void> {
     const state = this.#state;
+    clearTimeout(this.#retireTimer);
     if (state.phase === 'closing' || state.phase === 'closed') return;
+    if (state.phase === 'retiring') {
+      // Already told to close: wait for it.
+      await new Promise<void>((resolve) => {
+        this.#state = { phase: 'closing', worker: state.worker, closed: resolve };
+      });
+      return;
+    }
     if (state.phase !== 'ready') {
       this.#state = { phase: 'closed' };
       if (state.phase === 'starting') await state.worker.terminate();
@@ -179,19 +208,20 @@ class WorkerJobStoreClient implements WorkerJobStore {
   }
 
   /** Starts a worker and resolves once it has opened the database. */
-  start(): Promise<void> {
+  start(woken = false): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const started = new Worker(this.#options.workerUrl ?? defaultStoreWorkerUrl(), {
         workerData: this.#init,
         resourceLimits: this.#options.resourceLimits ?? DEFAULT_STORE_WORKER_LIMITS,
       });
-      this.#state = { phase: 'starting', worker: started };
+      this.#state = { phase: 'starting', worker: started, woken };
       const starting = () => this.#state.phase === 'starting' && this.#state.worker === started;
       started.on('message', (message: FromStoreWorker) => {
         if (starting() && message.t === 'ready') {
           this.#state = { phase: 'ready', worker: started };
           this.#restartDelayMs = FIRST_RESTART_DELAY_MS;
           this.#flush();
+          this.#retireWhenIdle();
           resolve();
         } else if (starting() && message.t === 'failed') {
           reject(fromWire(message.error));
@@ -210,9 +240,16 @@ class WorkerJobStoreClient implements WorkerJobStore {
             );
             return;
           case 'ready':
+            clearTimeout(this.#retireTimer);
             this.#state = { phase: 'stopped' };
             this.#abandonPending(`exit code ${code}`);
             this.#restart();
+            return;
+          case 'retiring':
+            // Everything it was sent was answered; what came since waits in the outbox for a new one.
+            this.#state = { phase: 'retired' };
+            this.#logger.debug('store worker retired (idle)');
+            if (this.#outbox.length > 0) this.#wake();
             return;
           case 'closing':
             this.#state = { phase: 'closed' };
@@ -227,6 +264,37 @@ class WorkerJobStoreClient implements WorkerJobStore {
         }
       });
     });
+  }
+
+  /** Starts a worker for what was submitted while none ran (retired); a failure is a stop. */
+  #wake(): void {
+    this.start(true).catch((error: unknown) => {
+      this.#logger.error({ err: error }, 'store worker could not start');
+      if (this.#state.phase === 'stopped') this.#restart();
+    });
+  }
+
+  /**
+   * (Re)arms the retirement: once nothing is in flight for retireAfterMs, the worker is asked to settle its
+   * normalizer and then to close; it is retired if nothing came meanwhile.
+   */
+  #retireWhenIdle(): void {
+    clearTimeout(this.#retireTimer);
+    if (this.#waiting.size > 0 || this.#outbox.length > 0 || this.#settling.size > 0) return;
+    this.#retireTimer = setTimeout(() => {
+      const state = this.#state;
+      if (state.phase !== 'ready' || this.#waiting.size > 0 || this.#outbox.length > 0) return;
+      const settling = this.settled();
+      const lastId = this.#nextId;
+      void settling.then(() => {
+        if (this.#state !== state) return;
+        // Work came while it settled: idle from when that is answered, not now.
+        if (this.#nextId !== lastId) return this.#retireWhenIdle();
+        this.#state = { phase: 'retiring', worker: state.worker };
+        state.worker.postMessage({ t: 'close' } satisfies ToStoreWorker);
+      });
+    }, this.#options.retireAfterMs ?? DEFAULT_RETIRE_AFTER_MS);
+    this.#retireTimer.unref();
   }
 
   #restart(): void {
@@ -251,6 +319,8 @@ class WorkerJobStoreClient implements WorkerJobStore {
       return Promise.reject(new StorageError('the job store is closed (shutting down)', { transient: true }));
     }
     const id = this.#nextId++;
+    clearTimeout(this.#retireTimer);
+    if (this.#state.phase === 'retired' && this.#outbox.length === 0) this.#wake();
     if (this.#outbox.length === 0) setImmediate(() => this.#flush());
     this.#outbox.push({ id, op });
     return new Promise((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
@@ -312,6 +382,7 @@ class WorkerJobStoreClient implements WorkerJobStore {
       case 'done':
         this.#stats = message.stats;
         if (this.#settleResults(message.results)) this.#options.onStored?.();
+        this.#retireWhenIdle();
         return;
       case 'settled':
         this.#settling.get(message.id)?.();
@@ -319,12 +390,15 @@ class WorkerJobStoreClient implements WorkerJobStore {
         return;
       case 'normalized':
         this.#options.onNormalized?.(message);
+        this.#retireWhenIdle();
         return;
       case 'log':
         this.#writeLog(message.line);
         return;
       case 'closed':
         if (this.#state.phase === 'closing') this.#state.closed();
+        // A retiring worker has closed its database: it has nothing left to finish.
+        else if (this.#state.phase === 'retiring') void this.#state.worker.terminate();
         return;
       case 'ready':
       case 'failed':

@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StorageError } from '../../../../src/errors.js';
 import { DEFAULT_DEFER_ABOVE_CHARS } from '../../../../src/storage/job-store/job-store.js';
 import { countQueued } from '../../../../src/storage/job-store/normalization-queue.js';
@@ -42,11 +43,13 @@ describe('the worker job store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async (workerUrl: URL = BUILT_STORE_WORKER) => {
-    const store = await startWorkerJobStore({ databaseUrl: url, now: () => NOW_MS, workerUrl });
+  const start = async (workerUrl: URL = BUILT_STORE_WORKER, more: { retireAfterMs?: number } = {}) => {
+    const store = await startWorkerJobStore({ databaseUrl: url, now: () => NOW_MS, workerUrl, ...more });
     stores.push(store);
     return store;
   };
+  const personsOf = (jobId: string) =>
+    database.db.selectFrom('persons').select('job_id').where('job_id', '=', jobId).execute();
   const storedIds = async () =>
     (await database.db.selectFrom('jobs').select('job_id').execute()).map((row) => row.job_id).sort();
 
@@ -68,12 +71,7 @@ describe('the worker job store', () => {
     expect(companies).toEqual([{ received_at: new Date(NOW_MS).toISOString() }]);
     await store.settled();
     expect(await countQueued(database.db)).toBe(0);
-    const persons = await database.db
-      .selectFrom('persons')
-      .select('job_id')
-      .where('job_id', '=', page)
-      .execute();
-    expect(persons).toHaveLength(40);
+    expect(await personsOf(page)).toHaveLength(40);
     expect(store.stats().committedItems).toBeGreaterThanOrEqual(3);
     await expect(
       store.store({ envelopeText: companyRevealText(reveal), source: 'webhook', jti: 'j-1' }),
@@ -101,5 +99,32 @@ describe('the worker job store', () => {
     expect(ids).toContain(before);
     expect(ids).toContain(after);
     expect(ids).not.toContain(CRASHING_JOB_ID);
+  });
+
+  it('retires its worker once idle, its normalizer settled first, and wakes one for the next job', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const retired = () => lines.filter((line) => line.includes('store worker retired')).length;
+    const store = await startWorkerJobStore({
+      databaseUrl: url,
+      now: () => NOW_MS,
+      workerUrl: BUILT_STORE_WORKER,
+      logger,
+      retireAfterMs: 20,
+    });
+    stores.push(store);
+    const page = testUuid(20);
+    await store.store({ envelopeText: searchContactText(page, 40), source: 'webhook' });
+    await vi.waitFor(() => expect(retired()).toBe(1), { timeout: 30_000, interval: 20 });
+    expect(store.ready()).toBe(true);
+    // Retired only after its normalizer gave the page its rows.
+    expect(await personsOf(page)).toHaveLength(40);
+    const next = testUuid(21);
+    await expect(
+      store.store({ envelopeText: companyRevealText(next), source: 'webhook' }),
+    ).resolves.toMatchObject({ job_id: next, outcome: 'stored' });
+    expect(await storedIds()).toContain(next);
+    await vi.waitFor(() => expect(retired()).toBe(2), { timeout: 30_000, interval: 20 });
+    await store.close();
   });
 });
