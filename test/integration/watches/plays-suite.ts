@@ -222,42 +222,13 @@ export function definePlaysSuite(dialect: Dialect): void {
       hs.defineProperty('contacts', { name: 'hubspot_owner_id', type: 'string', fieldType: 'text' });
       const ann = hs.seed('contacts', { email: 'ann.lee@acme.com', hubspot_owner_id: '41629779' });
       const bo = hs.seed('contacts', { email: 'bo.chen@acme.com' });
-      await h.write(
-        'contacts.csv',
-        `Email,Id,Domain\nann.lee@acme.com,${ann},acme.com\nbo.chen@acme.com,${bo},acme.com\n`,
-      );
-      const destinations = await parseDestinations(
-        {
-          destinations: [{ name: 'crm', type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hs.url }],
-        },
+      const watch = await taskWatch(
+        { type: 'hubspot', token: { env: 'HUBSPOT_TOKEN' }, base_url: hs.url },
         { HUBSPOT_TOKEN: hs.token },
-        'test',
+        'hs_object_id',
+        [ann, bo],
+        { on: ['moved', 'left'], subject: '{{name}} moved to {{company}}: reach out', due: '3d' },
       );
-      const watch = (
-        await parseWatches(
-          {
-            watches: [
-              {
-                name: 'champions',
-                launch: 'job-change',
-                every: '10s',
-                from: { file: 'contacts.csv' },
-                map: { professional_email: 'Email', company_domain: 'Domain' },
-                carry: { hs_object_id: 'Id' },
-                plays: {
-                  task: {
-                    destination: 'crm',
-                    on: ['moved', 'left'],
-                    subject: '{{name}} moved to {{company}}: reach out',
-                    due: '3d',
-                  },
-                },
-              },
-            ],
-          },
-          { label: 'test', baseDir: h.dir, nowMs: h.clock.now(), destinations },
-        )
-      )[0]!;
       h.sim.setJobChange(ANN, { job_change_status: 'no_change' });
       h.sim.setJobChange(BO, { job_change_status: 'no_change' });
       await cycle(watch);
@@ -331,12 +302,13 @@ export function definePlaysSuite(dialect: Dialect): void {
     }
   });
 
-  /** A watch of the two contacts carrying `ids` under `carry`, with a task play to destination `crm`. */
+  /** A watch of the two contacts carrying `ids` under `carry`, with a task play (`task`) to destination `crm`. */
   const taskWatch = async (
     entry: Record<string, unknown>,
     env: Record<string, string>,
     carry: string,
     ids: readonly [string, string],
+    task: Record<string, unknown> = { on: ['moved'], subject: 'Call {{name}} at {{company}}', due: '2d' },
   ) => {
     await h.write(
       'contacts.csv',
@@ -354,14 +326,7 @@ export function definePlaysSuite(dialect: Dialect): void {
               from: { file: 'contacts.csv' },
               map: { professional_email: 'Email', company_domain: 'Domain' },
               carry: { [carry]: 'Id' },
-              plays: {
-                task: {
-                  destination: 'crm',
-                  on: ['moved'],
-                  subject: 'Call {{name}} at {{company}}',
-                  due: '2d',
-                },
-              },
+              plays: { task: { destination: 'crm', ...task } },
             },
           ],
         },
