@@ -5,6 +5,7 @@
  * Plain text here; each destination type escapes for its medium.
  */
 import type { AlertChange } from './alert-change.js';
+import { CHANGE_KINDS } from './alert-routes.js';
 
 /** How each kind reads in a digest's headings and count line. */
 const KIND_LABELS: Readonly<Record<string, readonly [string, string]>> = {
@@ -101,10 +102,23 @@ export function fillTemplate(
   );
 }
 
-/** A digest's changes grouped: watch → kind → changes, in the order first seen. */
+/**
+ * A change kind's place in a digest: the order of {@link CHANGE_KINDS}, any other kind (a play's `successor`)
+ * after them. A digest reads the same whatever order its changes were handed on in (events are claimed in
+ * batches, in no promised order).
+ */
+function kindRank(kind: string): number {
+  const rank = (CHANGE_KINDS as readonly string[]).indexOf(kind);
+  return rank === -1 ? CHANGE_KINDS.length : rank;
+}
+
+/** A digest's changes grouped: watch (by name) → kind (moved, left, …) → changes, in the order given. */
 export function groupChanges(changes: readonly AlertChange[]): Map<string, Map<string, AlertChange[]>> {
   const groups = new Map<string, Map<string, AlertChange[]>>();
-  for (const change of changes) {
+  const ordered = [...changes].sort(
+    (a, b) => (a.watch < b.watch ? -1 : a.watch > b.watch ? 1 : 0) || kindRank(a.kind) - kindRank(b.kind),
+  );
+  for (const change of ordered) {
     const byKind = groups.get(change.watch) ?? new Map<string, AlertChange[]>();
     groups.set(change.watch, byKind);
     const list = byKind.get(change.kind) ?? [];
@@ -118,7 +132,9 @@ export function groupChanges(changes: readonly AlertChange[]): Map<string, Map<s
 export function countLine(changes: readonly AlertChange[]): string {
   const counts = new Map<string, number>();
   for (const change of changes) counts.set(change.kind, (counts.get(change.kind) ?? 0) + 1);
-  const parts = [...counts].map(([kind, count]) => `${count} ${kindLabel(kind, count)}`);
+  const parts = [...counts]
+    .sort(([a], [b]) => kindRank(a) - kindRank(b))
+    .map(([kind, count]) => `${count} ${kindLabel(kind, count)}`);
   const total = `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}`;
   return `${total}: ${parts.join(', ')}`;
 }
