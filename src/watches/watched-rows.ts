@@ -7,6 +7,7 @@
 
 import type { Kysely } from 'kysely';
 import type { AnswerLimits } from '../client/answer-budget.js';
+import { boundOutsideText } from '../contract/outside-text.js';
 import { StorageError } from '../errors.js';
 import { buildRequest, type RequestPlan } from '../launch/build-request.js';
 import { readRows } from '../launch/read-rows.js';
@@ -46,7 +47,8 @@ export async function* watchedRows(
     yield* builtRows(watch, plan, db, answers);
   } catch (error) {
     if (error instanceof StorageError || error instanceof WatchSourceError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    // A source's own words (a CRM's answer, a file's name or line) reach the log and the status page bounded.
+    const reason = boundOutsideText(error instanceof Error ? error.message : String(error));
     throw new WatchSourceError(`${sourceName(watch)} cannot be read (${reason})`, { cause: error });
   }
 }

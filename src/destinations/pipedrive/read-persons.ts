@@ -9,6 +9,7 @@
  * Every answer is read under the core's size cap and checked with zod; a page is all that is held at once.
  */
 import { z } from 'zod';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import { CrmError } from '../../errors.js';
 import { checkAnswer } from '../crm/check-answer.js';
 import type { CrmHttp } from '../crm/crm-http.js';
@@ -190,7 +191,8 @@ export function createPipedrivePersonReader(
         const previous = cursor;
         cursor = page.data.length > 0 ? (page.additional_data?.next_cursor ?? undefined) : undefined;
         if (cursor === undefined) return;
-        if (cursor === previous) throw pagingError(`the same page again (cursor=${previous})`);
+        if (cursor === previous)
+          throw pagingError(`the same page again (cursor=${boundOutsideText(previous, 80)})`);
       }
     },
   };

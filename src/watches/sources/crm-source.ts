@@ -12,6 +12,7 @@
 
 import type { Kysely } from 'kysely';
 import type { AnswerLimits } from '../../client/answer-budget.js';
+import { boundOutsideText } from '../../contract/outside-text.js';
 import type {
   ConfiguredContactReader,
   ContactColumns,
@@ -139,7 +140,9 @@ export async function* crmRows(
     }
   } catch (error) {
     if (error instanceof CrmError) {
-      throw new WatchSourceError(`${crmSourceName(source)}: ${error.message}`, { cause: error });
+      throw new WatchSourceError(`${crmSourceName(source)}: ${boundOutsideText(error.message)}`, {
+        cause: error,
+      });
     }
     throw error;
   }
