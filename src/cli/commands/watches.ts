@@ -33,7 +33,7 @@ function addWatchesFileOption(command: Command): Command {
     .option('--watches <file>', 'the watches file (env HOOKSYNC_WATCHES)')
     .option(
       '--destinations <file>',
-      'the destinations file, which a HubSpot or Salesforce source names (env HOOKSYNC_DESTINATIONS)',
+      'the destinations file, which a CRM source (from.hubspot, from.salesforce, from.pipedrive) names (env HOOKSYNC_DESTINATIONS)',
     );
 }
 
