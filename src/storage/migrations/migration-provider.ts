@@ -27,6 +27,7 @@ import * as m025 from './025-outbox-trace-parent.js';
 import * as m026 from './026-alert-messages.js';
 import * as m027 from './027-watch-plays.js';
 import * as m029 from './029-destination-backfills.js';
+import * as m030 from './030-persons-linkedin-url-partial.js';
 
 /** What a migration module exports. */
 export interface MigrationModule {
@@ -59,6 +60,7 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = Object.free
   '026_alert_messages': m026,
   '027_watch_plays': m027,
   '029_destination_backfills': m029,
+  '030_persons_linkedin_url_partial': m030,
 });
 
 /** A Kysely MigrationProvider handing each migration the column types of `dialect`. */

@@ -6,8 +6,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExportQuery } from '../../../src/export/build-export-query.js';
+import { compileTemplate } from '../../../src/export/compile-template.js';
 import { exportJobRows, exportRows } from '../../../src/export/export-rows.js';
+import { EXPORT_SOURCES } from '../../../src/export/export-sources.js';
 import { unguardFormula } from '../../../src/export/formula-guard.js';
 import { loadTemplate } from '../../../src/export/load-template.js';
 import { runExport } from '../../../src/export/run-export.js';
@@ -375,6 +379,61 @@ export function exportSuite(dialect: 'sqlite' | 'postgres'): void {
         .orderBy('template')
         .execute();
       expect(cursors.map((c) => c.template)).toEqual(['job-changes', 'persons', 'persons:job_change']);
+    });
+  });
+
+  describe('persons without an id', () => {
+    let t: ExportTestDatabase;
+    /** The fixture page again as job `jobId`, its persons without ids, all with one LinkedIn URL. */
+    const pageWithoutIds = (text: string, jobId: string, title: string) => {
+      const envelope = JSON.parse(text) as {
+        input: { task: { job_id: string } };
+        output: { persons: Array<Record<string, unknown>> };
+      };
+      envelope.input.task.job_id = jobId;
+      envelope.output.persons = envelope.output.persons.slice(0, 1).map((person) => {
+        const { id: _id, ...rest } = person;
+        return { ...rest, linkedin_url: 'https://www.linkedin.com/in/no-id-person', title };
+      });
+      return JSON.stringify(envelope);
+    };
+    beforeAll(async () => {
+      t = await openExportTestDatabase(dialect);
+      const [page] = await readFixtureEnvelopes();
+      await storeEnvelopes(t.database, [
+        pageWithoutIds(page!.text, 'b0000001-0000-4000-8000-000000000001', 'Older title'),
+        pageWithoutIds(page!.text, 'b0000001-0000-4000-8000-000000000002', 'Newer title'),
+      ]);
+    });
+    afterAll(async () => t?.dispose());
+
+    it('are told apart by linkedin_url: one row, the newest, unless all', async () => {
+      const newest = parseCsv(await exportText(t, 'persons'));
+      const title = newest[0]?.indexOf('title') ?? -1;
+      expect(newest.slice(1).map((r) => r[title])).toEqual(['Newer title']);
+      expect(parseCsv(await exportText(t, 'persons', { all: true }))).toHaveLength(3);
+    });
+
+    // Migration 030 keeps only these persons in persons_linkedin_url_idx: the newest-only probe must use it.
+    it('find their newer rows through the partial linkedin_url index', async () => {
+      const template = await loadTemplate('persons');
+      const query = buildExportQuery(
+        t.database.db,
+        EXPORT_SOURCES.persons,
+        compileTemplate(template).fields,
+        { dedupe: true },
+      ).compile();
+      const plan = await t.database.db.transaction().execute(async (trx) => {
+        // A table of three rows is scanned whatever its indexes: Postgres is told to avoid scans.
+        if (dialect === 'postgres') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+        const explain = dialect === 'postgres' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+        const result = await trx.executeQuery<Record<string, string>>(
+          CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]),
+        );
+        return result.rows.map((row) => row['QUERY PLAN'] ?? row.detail ?? '').join('\n');
+      });
+      expect(plan).toMatch(/persons_linkedin_url_idx/);
+      expect(plan).toMatch(/persons_person_id_idx/);
     });
   });
 }
