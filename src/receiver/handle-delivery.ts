@@ -164,8 +164,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
         stored = Promise.reject(error);
       }
       // Not awaited here: a suspended async function keeps every argument alive, and the text and tree
-      // of a page are garbage once the store has taken the job (issue 29). Only the body's bytes wait
-      // with the token, for the one answer that keeps them (a reused jti).
+      // of a page are garbage once the store has taken the job (issue 29). The body's bytes are handed
+      // over (serve's store transfers them to its worker, and gives them back for a reused jti).
       return answerStored(stored, started, source, token);
     };
   }
@@ -189,7 +189,8 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
             message: 'the token jti was already used for another job or body',
             claimedJobId: result.job_id,
             kind: result.kind,
-            body: token.body,
+            // serve's store took the bytes to its worker thread and gives them back on a replay.
+            body: result.envelopeBytes ?? token.body,
             vouched: true,
           });
         }

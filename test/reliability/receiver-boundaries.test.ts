@@ -243,38 +243,45 @@ describe('receiver boundaries', () => {
     expect(jwks.hits - hitsBefore).toBe(1);
   });
 
-  it('refuses a jti already used for another job with 409, never a 2xx without a stored job', async () => {
-    const { url, key, running } = await start({});
-    const first = envelopeText('company-reveal');
-    const jti = randomUUID();
-    expect(
-      (
-        await deliver(
-          url,
-          first.text,
-          await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId }),
-        )
-      ).status,
-    ).toBe(200);
-    const other = envelopeText('company-reveal');
-    const reused = await deliver(
-      url,
-      other.text,
-      await signDelivery(other.text, { key, iat: NOW_S, jti, jobId: other.jobId }),
-    );
-    expect(reused.status).toBe(409);
-    expect(reused.body).toMatchObject({ code: 'JTI_REUSED' });
-    expect(await getJob(running.database.db, other.jobId)).toBeUndefined();
-    const kept = await running.database.db
-      .selectFrom('quarantine')
-      .where('reason', '=', 'JTI_REUSED')
-      .selectAll()
-      .execute();
-    expect(kept.map((row) => decodeQuarantineBody(row.body_z).toString('utf8'))).toEqual([other.text]);
-    // The same token and body again (a retry) is still 200 duplicate: that body is stored.
-    const token = await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId });
-    expect((await deliver(url, first.text, token)).body).toMatchObject({ duplicate: true });
-  });
+  // A page's body crosses to the store's worker without a copy and comes back for the quarantine.
+  it.each([
+    ['a reveal', () => envelopeText('company-reveal')],
+    ['a 300 KB page', () => paddedEnvelope(300_000)],
+  ])(
+    'refuses a jti already used for another job with 409, never a 2xx without a stored job (%s)',
+    async (_, make) => {
+      const { url, key, running } = await start({});
+      const first = make();
+      const jti = randomUUID();
+      expect(
+        (
+          await deliver(
+            url,
+            first.text,
+            await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId }),
+          )
+        ).status,
+      ).toBe(200);
+      const other = make();
+      const reused = await deliver(
+        url,
+        other.text,
+        await signDelivery(other.text, { key, iat: NOW_S, jti, jobId: other.jobId }),
+      );
+      expect(reused.status).toBe(409);
+      expect(reused.body).toMatchObject({ code: 'JTI_REUSED' });
+      expect(await getJob(running.database.db, other.jobId)).toBeUndefined();
+      const kept = await running.database.db
+        .selectFrom('quarantine')
+        .where('reason', '=', 'JTI_REUSED')
+        .selectAll()
+        .execute();
+      expect(kept.map((row) => decodeQuarantineBody(row.body_z).toString('utf8'))).toEqual([other.text]);
+      // The same token and body again (a retry) is still 200 duplicate: that body is stored.
+      const token = await signDelivery(first.text, { key, iat: NOW_S, jti, jobId: first.jobId });
+      expect((await deliver(url, first.text, token)).body).toMatchObject({ duplicate: true });
+    },
+  );
 
   it('accepts a key published after its first use on the first retry past the cooldown', async () => {
     const { url, jwks } = await start({ unknownKidCooldownMs: 500 });

@@ -11,7 +11,7 @@ import { claimedJobId, detectJobKind } from '../../contract/job-kind.js';
 import { parseJsonText, withoutByteOrderMark } from '../../contract/json.js';
 import { SIGNATURE_LIFETIME_SECONDS } from '../../contract/limits.js';
 import { computeBodyHash } from '../../contract/webhook-signature.js';
-import { DICTIONARY_MAX_BYTES, encodeBytes } from '../envelope-codec.js';
+import { encodeBytes } from '../envelope-codec.js';
 import { type NormalizedRows, normalizeEnvelope } from '../normalize-envelope.js';
 import { asRecord, member, textOrNull } from '../normalize-values.js';
 import type { JobSource } from './job-store-tables.js';
@@ -23,6 +23,8 @@ export interface StoreInput {
   /**
    * The same envelope as the UTF-8 bytes that arrived, when the caller holds them (a verified body):
    * compressed as they are, instead of encoding the text to bytes again. Must be exactly the text's bytes.
+   * Handed over: `serve`'s store transfers them to its worker thread (a buffer of their own is detached
+   * here), and gives them back on a replay ({@link StoreResult.envelopeBytes}).
    */
   readonly envelopeBytes?: Uint8Array;
   /** The same envelope already parsed with parseJsonText (skips a second parse). */
@@ -100,7 +102,7 @@ export function checkSchema(envelope: unknown, kind: JobKind): SchemaCheck {
 }
 
 /** A Uint8Array view of `bytes` (no copy): what a Buffer becomes anyway once cloned to another thread. */
-function plainBytes(bytes: Buffer): Uint8Array {
+function plainBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -118,27 +120,25 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
 }
 
 /**
- * A job prepared on the thread that verified it, for `serve`'s store worker: a small envelope (up to
- * DICTIONARY_MAX_BYTES, a reveal or a job change) is left as its bytes, in a buffer of its own that can be
- * transferred, for the worker to compress ({@link encodeJob}): the dictionary deflate then costs the thread
- * that reads requests nothing (issue 31). A large one is compressed here as by {@link prepareJob}, where it
- * was parsed: the worker writes those pages' rows.
+ * A job prepared on the thread that verified it, for `serve`'s store worker: its envelope is left as its
+ * bytes for the worker to compress ({@link encodeJob}), so that compression costs the thread that reads
+ * requests nothing: the dictionary deflate of a reveal (issue 31), and brotli on a page, 2-3 ms of a page's
+ * ~10 on that thread (issue 42). Bytes in a buffer of their own (a page's body) are the caller's, handed over
+ * as they are (the worker-job-store transfers them); a slice of a shared pool (a small body) is copied into
+ * one of its own, which can be transferred.
  */
 export function prepareJobForWorker(input: StoreInput, nowMs: number): JobToEncode {
   const fields = prepareFields(input, nowMs, true);
   const bytes = bytesOf(input);
-  return bytes.length <= DICTIONARY_MAX_BYTES
-    ? { ...fields, envelopeBytes: new Uint8Array(bytes) }
-    : { ...fields, envelopeZ: plainBytes(encodeBytes(bytes)) };
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return { ...fields, envelopeBytes: own ? plainBytes(bytes) : new Uint8Array(bytes) };
 }
 
-/** A job whose envelope may still be its bytes, waiting to be compressed by the store's thread. */
-export type JobToEncode = Omit<PreparedJob, 'envelopeZ'> &
-  ({ readonly envelopeZ: Uint8Array } | { readonly envelopeBytes: Uint8Array });
+/** A job whose envelope is still its bytes, waiting to be compressed by the store's thread. */
+export type JobToEncode = Omit<PreparedJob, 'envelopeZ'> & { readonly envelopeBytes: Uint8Array };
 
-/** `job` with its envelope compressed (as is when it already was). */
+/** `job` with its envelope compressed. */
 export function encodeJob(job: JobToEncode): PreparedJob {
-  if ('envelopeZ' in job) return job;
   const { envelopeBytes, ...rest } = job;
   return { ...rest, envelopeZ: plainBytes(encodeBytes(envelopeBytes)) };
 }

@@ -1,14 +1,14 @@
 /**
  * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
- * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope
- * compressed, or a small one's bytes for the worker to compress, transferred; its rows; neither its text
- * nor its parsed form), quarantined bodies as bytes, errors as their fields.
+ * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope's
+ * bytes for the worker to compress, transferred, and given back on a replay; its rows; neither its text nor
+ * its parsed form), quarantined bodies as bytes, errors as their fields.
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';
 import type { JobToEncode } from './prepare-job.js';
 
-/** An operation as it crosses: a job's small envelope may still be its bytes (the worker compresses it). */
+/** An operation as it crosses: a job's envelope is still its bytes (the worker compresses it). */
 export type WireOperation =
   | Exclude<StoreOperation, { readonly type: 'job' }>
   | { readonly type: 'job'; readonly job: JobToEncode; readonly atMs: number };

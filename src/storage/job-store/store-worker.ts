@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { type HooksyncDatabase, openDatabase } from '../open-database.js';
-import { type CommitLoopStore, createJobStore } from './job-store.js';
+import { type CommitLoopStore, createJobStore, type StoreResult } from './job-store.js';
 import { encodeJob } from './prepare-job.js';
 import {
   type FromStoreWorker,
@@ -32,17 +32,31 @@ const logger = pino(
 let database: HooksyncDatabase | undefined;
 let store: CommitLoopStore | undefined;
 let outbox: WireResult[] = [];
+/** Bytes going back with this turn's results (a replay's envelope), transferred. */
+let giveBack: ArrayBuffer[] = [];
 
 /** Sends the results gathered in this turn in one message: a committed batch settles many at once. */
 function answer(result: WireResult): void {
   if (outbox.length === 0) {
     queueMicrotask(() => {
       const results = outbox;
+      const transfer = giveBack;
       outbox = [];
-      post({ t: 'done', results, stats: store!.stats() });
+      giveBack = [];
+      port.postMessage({ t: 'done', results, stats: store!.stats() } satisfies FromStoreWorker, transfer);
     });
   }
   outbox.push(result);
+}
+
+/**
+ * `value`, with the envelope's bytes when the job was a replay: the main thread handed them over, and the
+ * receiver keeps a reused jti's body as evidence (handle-delivery.ts).
+ */
+function withBytesOfReplay(value: StoreResult | undefined, bytes: Uint8Array): StoreResult | undefined {
+  if (value?.outcome !== 'replay') return value;
+  if (bytes.buffer instanceof ArrayBuffer) giveBack.push(bytes.buffer);
+  return { ...value, envelopeBytes: bytes };
 }
 
 async function close(): Promise<void> {
@@ -56,8 +70,9 @@ port.on('message', (message: ToStoreWorker) => {
   switch (message.t) {
     case 'ops':
       for (const { id, op } of message.ops) {
+        const bytes = op.type === 'job' ? op.job.envelopeBytes : undefined;
         store!.submit(op.type === 'job' ? { ...op, job: encodeJob(op.job) } : op).then(
-          (value) => answer({ id, ok: true, value }),
+          (value) => answer({ id, ok: true, value: bytes ? withBytesOfReplay(value, bytes) : value }),
           (error: unknown) => answer({ id, ok: false, error: toWireError(error) }),
         );
       }

@@ -145,8 +145,8 @@ class WorkerJobStoreClient implements WorkerJobStore {
 
   store(input: StoreInput): Promise<StoreResult> {
     // The verifier parsed the envelope here already: its check and rows are worked out here too. Lean
-    // rows (migration 008) cost less to copy to the worker than parsing the envelope again there. A
-    // small envelope is compressed there, a large one here (prepareJobForWorker). Not an async function:
+    // rows (migration 008) cost less to copy to the worker than parsing the envelope again there. The
+    // envelope is compressed there (prepareJobForWorker), its bytes transferred. Not an async function:
     // a suspended one keeps its input (the page's text and tree) alive until the commit (issue 29).
     const atMs = this.#now();
     let job: JobToEncode;
@@ -327,8 +327,8 @@ class WorkerJobStoreClient implements WorkerJobStore {
   }
 
   /**
-   * Sends what this turn submitted in one message, once the worker is up. Each job's envelope (compressed,
-   * or its bytes for the worker to compress) is transferred, not copied: nothing here reads it again.
+   * Sends what this turn submitted in one message, once the worker is up. Each job's envelope bytes (for
+   * the worker to compress) are transferred, not copied: the worker gives them back on a replay.
    */
   #flush(): void {
     const state = this.#state;
@@ -338,8 +338,7 @@ class WorkerJobStoreClient implements WorkerJobStore {
     const transfer: ArrayBuffer[] = [];
     for (const { op } of ops) {
       if (op.type !== 'job') continue;
-      const { buffer, byteOffset, byteLength } =
-        'envelopeZ' in op.job ? op.job.envelopeZ : op.job.envelopeBytes;
+      const { buffer, byteOffset, byteLength } = op.job.envelopeBytes;
       // Only a buffer the view covers whole is ours to give away (never a slice of a shared pool).
       if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) {
         transfer.push(buffer);

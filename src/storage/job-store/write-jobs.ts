@@ -40,6 +40,11 @@ export interface StoreResult {
   readonly schemaValid: boolean;
   /** The job's revision this write made (1 stored, more updated); null when nothing was written. */
   readonly revision: number | null;
+  /**
+   * On a replay, the bytes {@link StoreInput.envelopeBytes} handed over, given back by a store that took
+   * them to another thread (the caller's copy is gone): a reused jti's body is kept as evidence.
+   */
+  readonly envelopeBytes?: Uint8Array;
 }
 
 /** `bytes` as a Buffer without copying (a PreparedJob that crossed threads holds a plain Uint8Array). */

@@ -82,6 +82,35 @@ describe('the worker job store', () => {
     ).rejects.toMatchObject({ transient: true });
   });
 
+  it('takes a page body to its worker without a copy, and gives it back on a replay', async () => {
+    const store = await start();
+    const first = searchContactText(testUuid(7), 40);
+    const other = searchContactText(testUuid(8), 40);
+    const bodyOf = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+    const body = bodyOf(first);
+    const stored = await store.store({
+      envelopeText: first,
+      envelopeBytes: body,
+      source: 'webhook',
+      jti: 'p-1',
+    });
+    expect(stored).toMatchObject({ outcome: 'stored' });
+    expect(stored.envelopeBytes).toBeUndefined();
+    // Transferred: the caller's buffer is detached.
+    expect(body.byteLength).toBe(0);
+    const reused = bodyOf(other);
+    const replay = await store.store({
+      envelopeText: other,
+      envelopeBytes: reused,
+      source: 'webhook',
+      jti: 'p-1',
+    });
+    expect(replay).toMatchObject({ outcome: 'replay', job_id: testUuid(8) });
+    expect(reused.byteLength).toBe(0);
+    expect(Buffer.from(replay.envelopeBytes!).toString('utf8')).toBe(other);
+    await store.close();
+  });
+
   it('fails what a dead worker held as retryable, and carries on with a new one', async () => {
     const store = await start(CRASHING_WORKER);
     const before = testUuid(10);
