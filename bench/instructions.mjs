@@ -9,10 +9,12 @@
  *
  *   npm run build && node bench/instructions.mjs --reference ../ref/dist [--deliveries 300] [--payload reveal]
  *   (or HOOKSYNC_BENCH_REFERENCE_DIST=DIR); needs valgrind and callgrind_control on the PATH
+ *   --keep DIR  keeps each build's callgrind file of the load (this-build.<payload>.callgrind,
+ *               reference.<payload>.callgrind) for bench/instruction-stages.mjs, which splits it by stage
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +36,7 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '100' },
     connections: { type: 'string', default: '8' },
     payload: { type: 'string', default: 'reveal' },
+    keep: { type: 'string' },
   },
 });
 const reference = flags.reference ?? (process.env.HOOKSYNC_BENCH_REFERENCE_DIST || undefined);
@@ -103,6 +106,11 @@ async function measure(dist, pool) {
       .sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
     const loadFile = files.at(-1);
     const instructions = totalInstructions(join(workDir, loadFile));
+    if (flags.keep !== undefined) {
+      mkdirSync(flags.keep, { recursive: true });
+      const name = `${dist ? 'reference' : 'this-build'}.${flags.payload}.callgrind`;
+      copyFileSync(join(workDir, loadFile), join(flags.keep, name));
+    }
     return { instructions, answered, perDelivery: instructions / answered, seconds };
   } finally {
     await server.stop();
