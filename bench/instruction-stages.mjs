@@ -26,10 +26,10 @@ const STAGES = [
   ['hash (SHA-256)', /sha256|SHA256/i],
   [
     'compress',
-    /deflate|inflate|longest_match|\bslide\b|compress_block|fill_window|_tr_\w+|send_tree|build_tree|pqdownheap|gen_bitlen|gen_codes|adler32|crc32|Brotli|brotli/,
+    /deflate|inflate|longest_match|\bslide\b|compress_block|fill_window|_tr_\w+|send_tree|build_tree|pqdownheap|gen_bitlen|gen_codes|adler32|crc32|Brotli|brotli|StoreCommands|CreateBackwardReferences|BuildHistograms|BuildAndStoreHuffmanTree/,
   ],
   ['commit (SQLite)', /sqlite3|better_sqlite3|Statement|fdatasync|fsync|pwrite|pread/],
-  ['parse (JSON, UTF-8)', /JsonParser|Utf8Decoder|simdutf|Utf8|utf8|JsonStringifier|StringBuilder/],
+  ['parse (JSON, UTF-8)', /JsonParser|Utf8Decoder|simdutf|Utf8|utf8|JsonStringifier|StringBuilder|CopyChars/],
   ['thread hops', /ValueSerializer|ValueDeserializer|MessagePort|worker::Message|SerializerContext/],
   [
     'gc',
