@@ -20,6 +20,7 @@ import {
   inflateRawSync,
 } from 'node:zlib';
 import type { Kysely } from 'kysely';
+import type { JobKind } from '../contract/enums.js';
 import { StorageError } from '../errors.js';
 import type { Database } from './database.js';
 import { ENVELOPE_DICTIONARY_TEXT } from './envelope-dictionary.js';
@@ -40,17 +41,31 @@ const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
  */
 const DEFLATE_OPTIONS = { level: 3, windowBits: 13, memLevel: 4, dictionary: DICTIONARY };
 const INFLATE_OPTIONS = { dictionary: DICTIONARY };
+/**
+ * A company reveal is deflated against the dictionary's last example alone, itself a reveal (its last
+ * ~2.1 KB): the fixtures' reveals come out the same size as against the whole (493 and 271 → 273 bytes),
+ * and loading a quarter of the dictionary into the stream takes about a quarter off the CPU of compressing
+ * a reveal (35 → 26 µs; issue 42). Inflating is unchanged: any suffix of the dictionary inflates with the
+ * whole, since a match reaches back from the envelope's first byte into the dictionary's last ones.
+ */
+const REVEAL_DEFLATE_OPTIONS = {
+  ...DEFLATE_OPTIONS,
+  dictionary: DICTIONARY.subarray(DICTIONARY.lastIndexOf('{"status":')),
+};
 
 /** The stored form of `text`: a codec tag, then the compressed UTF-8 bytes. */
 export function encodeEnvelope(text: string): Buffer {
   return encodeBytes(Buffer.from(text, 'utf8'));
 }
 
-/** The stored form of arbitrary `bytes` (a quarantined body): a codec tag, then the compressed bytes. */
-export function encodeBytes(bytes: Uint8Array): Buffer {
+/**
+ * The stored form of arbitrary `bytes` (a quarantined body, or an envelope of the kind `kind` when the
+ * caller knows it): a codec tag, then the compressed bytes.
+ */
+export function encodeBytes(bytes: Uint8Array, kind?: JobKind): Buffer {
   const small = bytes.length <= DICTIONARY_MAX_BYTES;
   const body = small
-    ? deflateRawSync(bytes, DEFLATE_OPTIONS)
+    ? deflateRawSync(bytes, kind === 'company_reveal' ? REVEAL_DEFLATE_OPTIONS : DEFLATE_OPTIONS)
     : brotliCompressSync(bytes, {
         params: { ...BROTLI_OPTIONS.params, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
       });

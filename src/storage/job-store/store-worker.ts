@@ -7,9 +7,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
+import { encodeBytes } from '../envelope-codec.js';
 import { type HooksyncDatabase, openDatabase } from '../open-database.js';
 import { type CommitLoopStore, createJobStore } from './job-store.js';
-import { encodeJob } from './prepare-job.js';
+import type { JobToEncode, PreparedJob } from './prepare-job.js';
 import {
   type FromStoreWorker,
   type StoreWorkerInit,
@@ -32,6 +33,16 @@ const logger = pino(
 let database: HooksyncDatabase | undefined;
 let store: CommitLoopStore | undefined;
 let outbox: WireResult[] = [];
+
+/**
+ * `job` with its envelope compressed (as is when it already was): encodeJob, told the job's kind, which
+ * lets a company reveal be deflated against the part of the dictionary that is a reveal (envelope-codec.ts).
+ */
+function encoded(job: JobToEncode): PreparedJob {
+  if ('envelopeZ' in job) return job;
+  const { envelopeBytes, ...rest } = job;
+  return { ...rest, envelopeZ: encodeBytes(envelopeBytes, job.kind) };
+}
 
 /** Sends the results gathered in this turn in one message: a committed batch settles many at once. */
 function answer(result: WireResult): void {
@@ -56,7 +67,7 @@ port.on('message', (message: ToStoreWorker) => {
   switch (message.t) {
     case 'ops':
       for (const { id, op } of message.ops) {
-        store!.submit(op.type === 'job' ? { ...op, job: encodeJob(op.job) } : op).then(
+        store!.submit(op.type === 'job' ? { ...op, job: encoded(op.job) } : op).then(
           (value) => answer({ id, ok: true, value }),
           (error: unknown) => answer({ id, ok: false, error: toWireError(error) }),
         );
