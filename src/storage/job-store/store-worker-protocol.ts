@@ -1,8 +1,8 @@
 /**
  * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
  * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope
- * compressed, or a small one's bytes for the worker to compress, transferred; its rows; neither its text
- * nor its parsed form), quarantined bodies as bytes, errors as their fields.
+ * compressed and transferred, or a small one's bytes, copied, for the worker to compress; its rows; neither
+ * its text nor its parsed form), quarantined bodies as bytes, errors as their fields.
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';

@@ -327,8 +327,10 @@ class WorkerJobStoreClient implements WorkerJobStore {
   }
 
   /**
-   * Sends what this turn submitted in one message, once the worker is up. Each job's envelope (compressed,
-   * or its bytes for the worker to compress) is transferred, not copied: nothing here reads it again.
+   * Sends what this turn submitted in one message, once the worker is up. A large job's envelope, compressed
+   * here, is transferred, not copied: nothing here reads it again. A small one's bytes (at most
+   * DICTIONARY_MAX_BYTES, for the worker to compress: a reveal) are copied with the message: handing over a
+   * buffer (detached here, wrapped again there) cost more than copying a reveal's 2.8 KB (issue 42).
    */
   #flush(): void {
     const state = this.#state;
@@ -337,9 +339,8 @@ class WorkerJobStoreClient implements WorkerJobStore {
     this.#outbox = [];
     const transfer: ArrayBuffer[] = [];
     for (const { op } of ops) {
-      if (op.type !== 'job') continue;
-      const { buffer, byteOffset, byteLength } =
-        'envelopeZ' in op.job ? op.job.envelopeZ : op.job.envelopeBytes;
+      if (op.type !== 'job' || !('envelopeZ' in op.job)) continue;
+      const { buffer, byteOffset, byteLength } = op.job.envelopeZ;
       // Only a buffer the view covers whole is ours to give away (never a slice of a shared pool).
       if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) {
         transfer.push(buffer);
