@@ -259,13 +259,12 @@ async function writeRound(
   await writeNormalizedRows(trx, now, runner);
   await enqueueNormalization(trx, later, runner);
   // Onward delivery is part of the commit (design.md): one event per written revision and destination.
-  if (written.length > 0)
-    await recordOutboxEvents(
-      trx,
-      written.map(({ job }) => job.jobId),
-      nowIso,
-      runner,
-    );
+  await recordOutboxEvents(
+    trx,
+    written.map(({ job }) => job),
+    nowIso,
+    runner,
+  );
   await recordTraceParents(trx, written);
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(
