@@ -4,14 +4,17 @@
  * token's exp and the receipt time in whole seconds. Only verified tokens reach it, so a false "replay"
  * would take a 128-bit collision between two tokens the service itself signed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Bytes of the SHA-256 of a jti kept as the replay guard's key. */
 export const JTI_KEY_BYTES = 16;
 
-/** The key under which `jti` is recorded in deliveries.jti_key. */
+/**
+ * The key under which `jti` is recorded in deliveries.jti_key. The one-shot hash (the text as UTF-8) makes no
+ * Hash object: half the CPU of createHash for a UUID (~1.3 against ~2.7 µs; issue 42).
+ */
 export function jtiKey(jti: string): Buffer {
-  return createHash('sha256').update(jti, 'utf8').digest().subarray(0, JTI_KEY_BYTES);
+  return hash('sha256', jti, 'buffer').subarray(0, JTI_KEY_BYTES);
 }
 
 /**

@@ -23,8 +23,8 @@ export interface StoreInput {
   /**
    * The same envelope as the UTF-8 bytes that arrived, when the caller holds them (a verified body):
    * compressed as they are, instead of encoding the text to bytes again. Must be exactly the text's bytes.
-   * Handed over: `serve`'s store transfers them to its worker thread (a buffer of their own is detached
-   * here), and gives them back on a replay ({@link StoreResult.envelopeBytes}).
+   * Handed over: `serve`'s store transfers a page's to its worker thread (a buffer of their own over 16 KiB
+   * is detached here), and gives them back on a replay ({@link StoreResult.envelopeBytes}).
    */
   readonly envelopeBytes?: Uint8Array;
   /** The same envelope already parsed with parseJsonText (skips a second parse). */
@@ -116,7 +116,8 @@ const TRACE_PARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
  * quarantines those), a bad source, jti, hash or date.
  */
 export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true): PreparedJob {
-  return { ...prepareFields(input, nowMs, deriveRows), envelopeZ: plainBytes(encodeBytes(bytesOf(input))) };
+  const fields = prepareFields(input, nowMs, deriveRows);
+  return { ...fields, envelopeZ: plainBytes(encodeBytes(bytesOf(input), fields.kind)) };
 }
 
 /**
@@ -124,8 +125,8 @@ export function prepareJob(input: StoreInput, nowMs: number, deriveRows = true):
  * bytes for the worker to compress ({@link encodeJob}), so that compression costs the thread that reads
  * requests nothing: the dictionary deflate of a reveal (issue 31), and brotli on a page, 2-3 ms of a page's
  * ~10 on that thread (issue 42). Bytes in a buffer of their own (a page's body) are the caller's, handed over
- * as they are (the worker-job-store transfers them); a slice of a shared pool (a small body) is copied into
- * one of its own, which can be transferred.
+ * as they are (the worker-job-store transfers a page's); a slice of a shared pool (a small body) is copied
+ * into one of its own, so that the message copies those bytes and not the pool's whole slab.
  */
 export function prepareJobForWorker(input: StoreInput, nowMs: number): JobToEncode {
   const fields = prepareFields(input, nowMs, true);
@@ -137,10 +138,13 @@ export function prepareJobForWorker(input: StoreInput, nowMs: number): JobToEnco
 /** A job whose envelope is still its bytes, waiting to be compressed by the store's thread. */
 export type JobToEncode = Omit<PreparedJob, 'envelopeZ'> & { readonly envelopeBytes: Uint8Array };
 
-/** `job` with its envelope compressed. */
+/**
+ * `job` with its envelope compressed, told the job's kind: a company reveal is deflated against the part of
+ * the dictionary that is a reveal (envelope-codec.ts).
+ */
 export function encodeJob(job: JobToEncode): PreparedJob {
   const { envelopeBytes, ...rest } = job;
-  return { ...rest, envelopeZ: plainBytes(encodeBytes(envelopeBytes)) };
+  return { ...rest, envelopeZ: plainBytes(encodeBytes(envelopeBytes, job.kind)) };
 }
 
 /** The envelope's exact bytes: the ones that arrived when the caller holds them, else its text's. */

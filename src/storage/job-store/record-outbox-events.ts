@@ -1,8 +1,9 @@
 /**
  * The write side of the destinations' outbox (src/destinations/ reads and delivers it): inside the
  * transaction that stores jobs, one pending event per written job revision and per destination whose
- * kinds match (destination_kinds). Routing is read in the same statement, so whatever process stores the
- * job (serve's worker, the CLI, a library user) writes the events the last synced configuration asks for.
+ * kinds match (destination_kinds). Routing is read in the same transaction (which kinds are taken, then,
+ * in the statement that writes the events, by whom), so whatever process stores the job (serve's worker,
+ * the CLI, a library user) writes the events the last synced configuration asks for.
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
@@ -29,19 +30,25 @@ function pendingValues<DB, TB extends keyof DB>(s: ExpressionBuilder<DB, TB>, no
 }
 
 /**
- * Records the outbox events of `jobIds`, just written in the open transaction `trx` (each at its current
+ * Records the outbox events of `jobs`, just written in the open transaction `trx` (each at its current
  * revision, which is the one this transaction wrote), stamped `nowIso`. Through the row runner: on SQLite
- * one prepared statement run per job, compiled once; on Postgres one statement per chunk of jobs.
+ * one prepared statement run per job, compiled once; on Postgres one statement per chunk of jobs. The kinds
+ * any destination takes are read first, once for the batch: a job whose kind none takes (every job, on a
+ * receiver without destinations) costs no statement (issue 42: ~4 µs of the store worker's CPU per reveal).
  */
 export async function recordOutboxEvents(
   trx: Kysely<Database>,
-  jobIds: readonly string[],
+  jobs: readonly { readonly jobId: string; readonly kind: string }[],
   nowIso: string,
   runner: RowRunner = CHUNKED_ROW_RUNNER,
 ): Promise<void> {
+  if (jobs.length === 0) return;
+  const routes = await trx.selectFrom('destination_kinds').select('kind').execute();
+  const kinds = new Set(routes.map((route) => route.kind));
+  const routed = kinds.has('*') ? jobs : jobs.filter((job) => kinds.has(job.kind));
   await runner.run(
     trx,
-    jobIds.map((id) => ({ job_id: id, now: nowIso })),
+    routed.map((job) => ({ job_id: job.jobId, now: nowIso })),
     insertEvents,
   );
 }

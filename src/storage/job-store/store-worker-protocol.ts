@@ -1,8 +1,9 @@
 /**
  * The messages between `hooksync serve`'s main thread and its store worker (worker-job-store.ts and
  * store-worker.ts). Everything that crosses is plain data (structured clone): prepared jobs (the envelope's
- * bytes for the worker to compress, transferred, and given back on a replay; its rows; neither its text nor
- * its parsed form), quarantined bodies as bytes, errors as their fields.
+ * bytes for the worker to compress: a page's transferred, and given back on a replay; a small one's copied
+ * with the message; its rows; neither its text nor its parsed form), quarantined bodies as bytes, errors as
+ * their fields.
  */
 
 import type { JobStoreStats, StoreOperation, StoreResult } from './job-store.js';

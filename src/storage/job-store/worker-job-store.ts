@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { type Logger, pino } from 'pino';
 import { StorageError } from '../../errors.js';
+import { DICTIONARY_MAX_BYTES } from '../envelope-codec.js';
 import { assertQuarantineInput, type QuarantineInput } from '../quarantine/write-quarantine.js';
 import type { JobStore, JobStoreStats, StoreInput, StoreResult } from './job-store.js';
 import { type JobToEncode, prepareJobForWorker } from './prepare-job.js';
@@ -327,8 +328,10 @@ class WorkerJobStoreClient implements WorkerJobStore {
   }
 
   /**
-   * Sends what this turn submitted in one message, once the worker is up. Each job's envelope bytes (for
-   * the worker to compress) are transferred, not copied: the worker gives them back on a replay.
+   * Sends what this turn submitted in one message, once the worker is up. A page's envelope bytes (for the
+   * worker to compress) are transferred, not copied: the worker gives them back on a replay. A small one's
+   * (at most DICTIONARY_MAX_BYTES: a reveal) are copied with the message: handing over a buffer (detached
+   * here, wrapped again there) cost more than copying a reveal's 2.8 KB (issue 42).
    */
   #flush(): void {
     const state = this.#state;
@@ -339,6 +342,7 @@ class WorkerJobStoreClient implements WorkerJobStore {
     for (const { op } of ops) {
       if (op.type !== 'job') continue;
       const { buffer, byteOffset, byteLength } = op.job.envelopeBytes;
+      if (byteLength <= DICTIONARY_MAX_BYTES) continue;
       // Only a buffer the view covers whole is ours to give away (never a slice of a shared pool).
       if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) {
         transfer.push(buffer);

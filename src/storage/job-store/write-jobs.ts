@@ -52,6 +52,13 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** A job as upsertJobs writes it. */
+type JobRow = Insertable<Database['jobs']> & {
+  readonly job_id: string;
+  readonly status: string;
+  readonly envelope_z: Buffer;
+};
+
 /** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
 const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
 
@@ -87,7 +94,10 @@ async function recordDeliveries(
     expires_at_s: expiresAtS,
     received_at_s: receivedAtS,
   }));
-  const fresh = await runner.run(trx, rows, insertDeliveries);
+  // Row by row (SQLite): a row that changed nothing met a recorded jti. Else RETURNING names the new ones.
+  const changed = await runner.changes?.(trx, rows, insertDeliveries);
+  if (changed !== undefined) return new Set(keyed.filter((_, i) => changed[i]! > 0).map(({ jti }) => jti));
+  const fresh = await runner.run(trx, rows, insertDeliveriesReturning);
   const freshKeys = new Set(fresh.map((row) => Buffer.from(row.jti_key).toString('hex')));
   return new Set(keyed.filter(({ key }) => freshKeys.has(key.toString('hex'))).map(({ jti }) => jti));
 }
@@ -103,24 +113,41 @@ async function upsertJobs(
   nowIso: string,
   runner: RowRunner,
 ) {
-  const rows = jobs.map((job) => ({
-    job_id: job.jobId,
-    kind: job.kind,
-    status: job.status,
-    context_id: job.contextId,
-    start_date: job.startDate,
-    stop_date: job.stopDate,
-    envelope_z: asBuffer(job.envelopeZ),
-    payload_hash: job.payloadHash,
-    source: job.source,
-    schema_valid: job.schemaCheck.valid ? 1 : 0,
-    schema_issues: job.schemaCheck.issues,
-    received_at: nowIso,
-    updated_at: nowIso,
-    revision: 1,
-  }));
-  const written = await runner.run(trx, rows, upsertJobRows);
-  return new Map(written.map((row) => [row.job_id, row.revision]));
+  const rows = jobs.map(
+    (job): JobRow => ({
+      job_id: job.jobId,
+      kind: job.kind,
+      status: job.status,
+      context_id: job.contextId,
+      start_date: job.startDate,
+      stop_date: job.stopDate,
+      envelope_z: asBuffer(job.envelopeZ),
+      payload_hash: job.payloadHash,
+      source: job.source,
+      schema_valid: job.schemaCheck.valid ? 1 : 0,
+      schema_issues: job.schemaCheck.issues,
+      received_at: nowIso,
+      updated_at: nowIso,
+      revision: 1,
+    }),
+  );
+  // Row by row (SQLite, one writer): insert what is new, then upgrade the stored copies a finished one may
+  // replace, one statement each (rare: a retry or a RUNNING copy's successor). Postgres: one upsert per
+  // chunk, whose row locks are taken in job_id order (two replicas' batches cannot deadlock).
+  const inserted = await runner.changes?.(trx, rows, insertNewJobRows);
+  if (inserted === undefined) {
+    const written = await runner.run(trx, rows, upsertJobRows);
+    return new Map(written.map((row) => [row.job_id, row.revision]));
+  }
+  const revisions = new Map<string, number>();
+  for (const [index, row] of rows.entries()) {
+    if (inserted[index]! > 0) revisions.set(row.job_id, 1);
+    else if (!UPGRADABLE_STATUSES.includes(row.status)) {
+      const upgraded = await upgradeJob(trx, row);
+      if (upgraded !== undefined) revisions.set(row.job_id, upgraded.revision);
+    }
+  }
+  return revisions;
 }
 
 // The statements below are module functions, the same on every call, so that the row runner compiles each
@@ -130,8 +157,21 @@ function insertDeliveries(t: Kysely<Database>, chunk: readonly Insertable<Databa
   return t
     .insertInto('deliveries')
     .values(chunk)
-    .onConflict((oc) => oc.column('jti_key').doNothing())
-    .returning('jti_key');
+    .onConflict((oc) => oc.column('jti_key').doNothing());
+}
+
+function insertDeliveriesReturning(
+  t: Kysely<Database>,
+  chunk: readonly Insertable<Database['deliveries']>[],
+) {
+  return insertDeliveries(t, chunk).returning('jti_key');
+}
+
+function insertNewJobRows(t: Kysely<Database>, chunk: readonly Insertable<Database['jobs']>[]) {
+  return t
+    .insertInto('jobs')
+    .values(chunk)
+    .onConflict((oc) => oc.column('job_id').doNothing());
 }
 
 function upsertJobRows(t: Kysely<Database>, chunk: readonly Insertable<Database['jobs']>[]) {
@@ -160,6 +200,34 @@ function upsertJobRows(t: Kysely<Database>, chunk: readonly Insertable<Database[
         .where('excluded.status', 'not in', UPGRADABLE_STATUSES),
     )
     .returning(['job_id', 'revision']);
+}
+
+/**
+ * What upsertJobRows does to a row already stored, for a received finished copy (the caller checks its
+ * status): the stored copy is replaced when it is RUNNING or status-less. Resolves with its new revision, or
+ * undefined when the stored copy stays (a duplicate).
+ */
+function upgradeJob(trx: Kysely<Database>, row: JobRow) {
+  return trx
+    .updateTable('jobs')
+    .set((eb) => ({
+      kind: row.kind,
+      status: row.status,
+      context_id: row.context_id,
+      start_date: row.start_date,
+      stop_date: row.stop_date,
+      envelope_z: row.envelope_z,
+      payload_hash: row.payload_hash,
+      source: row.source,
+      schema_valid: row.schema_valid,
+      schema_issues: row.schema_issues,
+      updated_at: row.updated_at,
+      revision: eb('jobs.revision', '+', 1),
+    }))
+    .where('job_id', '=', row.job_id)
+    .where('status', 'in', UPGRADABLE_STATUSES)
+    .returning('revision')
+    .executeTakeFirst();
 }
 
 /** One round: job_ids and jtis unique. Returns the outcome of each job, in order. */
@@ -196,13 +264,12 @@ async function writeRound(
   await writeNormalizedRows(trx, now, runner);
   await enqueueNormalization(trx, later, runner);
   // Onward delivery is part of the commit (design.md): one event per written revision and destination.
-  if (written.length > 0)
-    await recordOutboxEvents(
-      trx,
-      written.map(({ job }) => job.jobId),
-      nowIso,
-      runner,
-    );
+  await recordOutboxEvents(
+    trx,
+    written.map(({ job }) => job),
+    nowIso,
+    runner,
+  );
   await recordTraceParents(trx, written);
   const finishedIds = live.filter((job) => isTerminalStatus(job.status)).map((job) => job.jobId);
   const newRunning = live.filter(

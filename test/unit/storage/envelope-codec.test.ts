@@ -43,6 +43,30 @@ describe('encodeEnvelope / decodeEnvelope', () => {
     expect(decodeEnvelope(new Uint8Array(large))).toBe(page);
   });
 
+  it("deflates a company reveal against the dictionary's last example, a reveal: as small, read back the same", () => {
+    const dictionary = Buffer.from(ENVELOPE_DICTIONARY_TEXT, 'utf8');
+    const tail = dictionary.subarray(dictionary.lastIndexOf('{"status":'));
+    expect(tail.toString('utf8')).toContain('"webhook_url"');
+    for (const id of [1, 2, 3]) {
+      const bytes = Buffer.from(companyRevealText(testUuid(id)), 'utf8');
+      const asReveal = encodeBytes(bytes, 'company_reveal');
+      expect(asReveal[0]).toBe(2);
+      expect(asReveal.subarray(1)).toEqual(
+        deflateRawSync(bytes, { level: 3, windowBits: 13, memLevel: 4, dictionary: tail }),
+      );
+      expect(decodeBytes(asReveal)).toEqual(bytes);
+      expect(asReveal.length).toBeLessThanOrEqual(encodeBytes(bytes).length + 4);
+    }
+    // Any other kind (and a body of unknown kind) uses the whole dictionary, as before.
+    const bytes = Buffer.from(companyRevealText(testUuid(4)), 'utf8');
+    expect(encodeBytes(bytes, 'job_change')).toEqual(encodeBytes(bytes));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), (body) => {
+        expect(decodeBytes(encodeBytes(body, 'company_reveal'))).toEqual(Buffer.from(body));
+      }),
+    );
+  });
+
   it('refuses bytes that are not a stored envelope with a StorageError', () => {
     const stored = encodeEnvelope('{"a":1}');
     for (const bad of [Buffer.from([9, 1, 2]), Buffer.alloc(0), Buffer.concat([stored.subarray(0, 3)])]) {

@@ -6,7 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../../src/storage/database.js';
 import type { HooksyncDatabase } from '../../../../src/storage/open-database.js';
 import { openMigratedDatabase } from '../../../../src/storage/open-migrated-database.js';
 
@@ -122,5 +124,43 @@ describe('SQLite row runner', () => {
       );
     const errors = Object.fromEntries((await ledger()).map((r) => [r.job_id, r.last_error]));
     expect(errors).toMatchObject({ e: null, f: 'timed out' });
+  });
+
+  it('counts, row by row and in order, the rows each run of a statement changed', async () => {
+    const insertNew = (t: Kysely<Database>, chunk: readonly ReturnType<typeof entry>[]) =>
+      t
+        .insertInto('expected_jobs')
+        .values(chunk)
+        .onConflict((oc) => oc.column('job_id').doNothing());
+    const changed = await database.db
+      .transaction()
+      .execute((trx) => database.rowRunner.changes!(trx, [entry('g'), entry('a'), entry('h')], insertNew));
+    // 'a' was stored by the first test: its row met the conflict and changed nothing.
+    expect(changed).toEqual([1, 0, 1]);
+    expect((await ledger()).map((r) => r.job_id)).toEqual(expect.arrayContaining(['a', 'g', 'h']));
+    expect(
+      await database.db.transaction().execute((trx) => database.rowRunner.changes!(trx, [], insertNew)),
+    ).toEqual([]);
+  });
+
+  it('counts nothing (undefined, and runs nothing) for a statement with RETURNING or rows it cannot bind', async () => {
+    const returning = await database.db
+      .transaction()
+      .execute((trx) =>
+        database.rowRunner.changes!(trx, [entry('i')], (t, chunk) =>
+          t.insertInto('expected_jobs').values(chunk).returning('job_id'),
+        ),
+      );
+    const unbound = await database.db
+      .transaction()
+      .execute((trx) =>
+        database.rowRunner.changes!(trx, [entry('j'), entry('k', { last_error: 'x' })], (t, chunk) =>
+          t.insertInto('expected_jobs').values(chunk),
+        ),
+      );
+    expect([returning, unbound]).toEqual([undefined, undefined]);
+    const stored = (await ledger()).map((r) => r.job_id);
+    expect(stored).not.toContain('i');
+    expect(stored).not.toContain('j');
   });
 });
