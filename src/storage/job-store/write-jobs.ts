@@ -59,6 +59,21 @@ type JobRow = Insertable<Database['jobs']> & {
   readonly envelope_z: Buffer;
 };
 
+/** What a finished copy replaces of a stored one (with its revision, one more); received_at stays. */
+const REPLACED_COLUMNS = [
+  'kind',
+  'status',
+  'context_id',
+  'start_date',
+  'stop_date',
+  'envelope_z',
+  'payload_hash',
+  'source',
+  'schema_valid',
+  'schema_issues',
+  'updated_at',
+] as const satisfies readonly (keyof JobRow)[];
+
 /** Stored statuses a received copy may replace: RUNNING, or no status at all (never a finished one). */
 const UPGRADABLE_STATUSES = ['RUNNING', MISSING_STATUS];
 
@@ -182,17 +197,7 @@ function upsertJobRows(t: Kysely<Database>, chunk: readonly Insertable<Database[
       oc
         .column('job_id')
         .doUpdateSet((eb) => ({
-          kind: eb.ref('excluded.kind'),
-          status: eb.ref('excluded.status'),
-          context_id: eb.ref('excluded.context_id'),
-          start_date: eb.ref('excluded.start_date'),
-          stop_date: eb.ref('excluded.stop_date'),
-          envelope_z: eb.ref('excluded.envelope_z'),
-          payload_hash: eb.ref('excluded.payload_hash'),
-          source: eb.ref('excluded.source'),
-          schema_valid: eb.ref('excluded.schema_valid'),
-          schema_issues: eb.ref('excluded.schema_issues'),
-          updated_at: eb.ref('excluded.updated_at'),
+          ...Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
           revision: eb('jobs.revision', '+', 1),
         }))
         // A terminal status is never overwritten by RUNNING (design.md, "Exactly once").
@@ -211,17 +216,7 @@ function upgradeJob(trx: Kysely<Database>, row: JobRow) {
   return trx
     .updateTable('jobs')
     .set((eb) => ({
-      kind: row.kind,
-      status: row.status,
-      context_id: row.context_id,
-      start_date: row.start_date,
-      stop_date: row.stop_date,
-      envelope_z: row.envelope_z,
-      payload_hash: row.payload_hash,
-      source: row.source,
-      schema_valid: row.schema_valid,
-      schema_issues: row.schema_issues,
-      updated_at: row.updated_at,
+      ...Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, row[column]])),
       revision: eb('jobs.revision', '+', 1),
     }))
     .where('job_id', '=', row.job_id)
