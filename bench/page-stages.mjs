@@ -68,7 +68,7 @@ const STEPS = [
   ['request thread: normalized rows', (i) => normalizeEnvelope(envelopes[i], kind, 'job', '')],
   ['request thread: the prepared job copied for the worker', (i) => serialize(jobs[i])],
   ['store worker: the copy read back', (i) => deserialize(cloned[i])],
-  ['store worker: compression (envelope codec)', (i) => encodeBytes(bodies[i])],
+  ['store worker: compression (envelope codec)', (i) => encodeBytes(bodies[i], kind)],
 ];
 const lines = [
   `Command: \`node bench/page-stages.mjs --payload ${flags.payload} --iterations ${flags.iterations}\` — ` +
