@@ -87,24 +87,17 @@ describe('the worker job store', () => {
     const first = searchContactText(testUuid(7), 40);
     const other = searchContactText(testUuid(8), 40);
     const bodyOf = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+    // Both with one jti: the second is a replay of it.
+    const storeWithJti = (text: string, bytes: Uint8Array) =>
+      store.store({ envelopeText: text, envelopeBytes: bytes, source: 'webhook', jti: 'p-1' });
     const body = bodyOf(first);
-    const stored = await store.store({
-      envelopeText: first,
-      envelopeBytes: body,
-      source: 'webhook',
-      jti: 'p-1',
-    });
+    const stored = await storeWithJti(first, body);
     expect(stored).toMatchObject({ outcome: 'stored' });
     expect(stored.envelopeBytes).toBeUndefined();
     // Transferred: the caller's buffer is detached.
     expect(body.byteLength).toBe(0);
     const reused = bodyOf(other);
-    const replay = await store.store({
-      envelopeText: other,
-      envelopeBytes: reused,
-      source: 'webhook',
-      jti: 'p-1',
-    });
+    const replay = await storeWithJti(other, reused);
     expect(replay).toMatchObject({ outcome: 'replay', job_id: testUuid(8) });
     expect(reused.byteLength).toBe(0);
     expect(Buffer.from(replay.envelopeBytes!).toString('utf8')).toBe(other);
