@@ -11,6 +11,8 @@ import { CHUNKED_ROW_RUNNER, type RowRunner } from './row-runner.js';
 
 /** The event kind a destination names to receive watch changes (docs/watches.md). */
 export const WATCH_CHANGE_KIND = 'watch_change';
+/** The kind of a route that takes every job's revisions (not watch changes: those are asked for by name). */
+const EVERY_KIND = '*';
 
 /** Change ids per statement: far below both dialects' parameter limits. */
 const IDS_PER_STATEMENT = 500;
@@ -45,7 +47,7 @@ export async function recordOutboxEvents(
   if (jobs.length === 0) return;
   const routes = await trx.selectFrom('destination_kinds').select('kind').execute();
   const kinds = new Set(routes.map((route) => route.kind));
-  const routed = kinds.has('*') ? jobs : jobs.filter((job) => kinds.has(job.kind));
+  const routed = kinds.has(EVERY_KIND) ? jobs : jobs.filter((job) => kinds.has(job.kind));
   await runner.run(
     trx,
     routed.map((job) => ({ job_id: job.jobId, now: nowIso })),
@@ -65,7 +67,7 @@ function insertEvents(trx: Kysely<Database>, rows: readonly { job_id: string; no
         // CROSS JOIN keeps jobs as SQLite's outer loop: the job_id index finds the jobs of the batch, then
         // each meets the handful of routes. An inner join let SQLite scan every stored job per route.
         .crossJoin('destination_kinds as dk')
-        .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', '*')]))
+        .where((eb) => eb.or([eb('dk.kind', '=', eb.ref('jobs.kind')), eb('dk.kind', '=', EVERY_KIND)]))
         .select((s) => ['dk.destination', 'jobs.job_id', 'jobs.revision', ...pendingValues(s, nowIso)])
         .where(
           'jobs.job_id',
