@@ -25,7 +25,7 @@
  * nothing twice). Exits 1 when that check fails.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +160,8 @@ const { values: flags } = parseArgs({
     sender: { type: 'string', default: 'autocannon' },
   },
 });
+// The profiles' directory exists before the first server writes its window beside a profile.
+if (flags['cpu-prof'] !== undefined) mkdirSync(flags['cpu-prof'], { recursive: true });
 VARIANTS['hooksync-ceiling'].label += flags['memory-mb'];
 VARIANTS['hooksync-base-ceiling'].label += flags['memory-mb'];
 const quick = flags.quick;

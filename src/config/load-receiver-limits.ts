@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.js';
 export const RECEIVER_LIMIT_VARIABLES = Object.freeze({
   bodyLimitBytes: 'HOOKSYNC_BODY_LIMIT_BYTES',
   bodyBudgetBytes: 'HOOKSYNC_BODY_BUDGET_BYTES',
+  bodyBudgetWaitMs: 'HOOKSYNC_BODY_BUDGET_WAIT_MS',
   maxUnverified: 'HOOKSYNC_MAX_UNVERIFIED',
   quarantineBudgetBytes: 'HOOKSYNC_QUARANTINE_BUDGET_BYTES',
   quarantineRatePerMinute: 'HOOKSYNC_QUARANTINE_RATE_PER_MINUTE',

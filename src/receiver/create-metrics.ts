@@ -3,6 +3,7 @@
  * receivers can live in one process, as in tests).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { BodyBudgetOptions } from './create-body-budget.js';
 import { lingeringConnections, MAX_LINGERING } from './linger-without-reading.js';
 
 /** Metric handles shared by the receiver and the key-set cache (reconcile's are server/reconcile-metrics.ts). */
@@ -33,6 +34,10 @@ export interface ReceiverMetrics {
   readonly memoryBudget: Gauge<'budget'>;
   /** Deliveries answered 429 because a memory budget was full, by budget. */
   readonly memoryRefusals: Counter<'budget'>;
+  /** Verified deliveries waiting for room in the body budget right now. */
+  readonly bodyBudgetWaiting: Gauge;
+  /** How long deliveries that had to wait for room in the body budget waited, by outcome. */
+  readonly bodyBudgetWaitSeconds: Histogram<'outcome'>;
 }
 
 /**
@@ -47,12 +52,15 @@ export function createMetrics(
     keySetFetches?: () => { fetches: number; failures: number };
     /** Body bytes reserved right now (the receiver's memory budget). */
     bodyBytesInFlight?: () => number;
+    /** Deliveries waiting for room in that budget right now. */
+    bodyBudgetWaiting?: () => number;
     defaults?: boolean;
   } = {},
 ): ReceiverMetrics {
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'hooksync_' });
-  const { quarantineCount, keySetFetches, normalizationBacklog, bodyBytesInFlight } = options;
+  const { quarantineCount, keySetFetches, normalizationBacklog, bodyBytesInFlight, bodyBudgetWaiting } =
+    options;
   const reported = { success: 0, failure: 0 };
   return {
     registry,
@@ -154,11 +162,41 @@ export function createMetrics(
       labelNames: ['budget'],
       registers: [registry],
     }),
+    bodyBudgetWaiting: new Gauge({
+      name: 'hooksync_body_budget_waiting',
+      help: 'Verified deliveries waiting for room in the body budget before their body is read',
+      registers: [registry],
+      collect() {
+        if (bodyBudgetWaiting) this.set(bodyBudgetWaiting());
+      },
+    }),
+    bodyBudgetWaitSeconds: new Histogram({
+      name: 'hooksync_body_budget_wait_seconds',
+      help: 'How long deliveries that found the body budget full waited for room, by outcome (admitted, refused: answered 429)',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+      registers: [registry],
+    }),
     unsignedFetches: new Counter({
       name: 'hooksync_unsigned_fetches_total',
       help: 'Finder calls for unsigned callbacks by result (fetched, budget_spent, pending, failed)',
       labelNames: ['result'],
       registers: [registry],
     }),
+  };
+}
+
+/**
+ * The body budget's reports as metrics: each refusal counted, each wait for room timed. `metrics` is read
+ * when a report comes, so the budget may be made before them.
+ */
+export function bodyBudgetReports(metrics: () => ReceiverMetrics | undefined): BodyBudgetOptions {
+  return {
+    onRefused: () => metrics()?.memoryRefusals.inc({ budget: 'bodies' }),
+    onWaited: (waitedMs, admitted) =>
+      metrics()?.bodyBudgetWaitSeconds.observe(
+        { outcome: admitted ? 'admitted' : 'refused' },
+        waitedMs / 1000,
+      ),
   };
 }

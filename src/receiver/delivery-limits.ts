@@ -19,6 +19,12 @@ import {
   DEFAULT_BODY_MIN_BYTES_PER_SECOND,
 } from './read-body.js';
 
+/**
+ * How long a verified delivery waits for room in the body budget before its 429, ms (issue 42): as long as
+ * an unsigned callback waits for its fetch. Under a burst of pages this takes more of them than answering
+ * 429 at once, which the senders retry at once (bench/RESULTS.md).
+ */
+export const DEFAULT_BODY_BUDGET_WAIT_MS = 2_000;
 /** Unsigned deliveries (reading their prefix) in progress at once; beyond, 429. */
 export const DEFAULT_MAX_UNVERIFIED = 64;
 /** How long close() waits for background work (unsigned fetches), in ms. */
@@ -28,8 +34,10 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export interface DeliveryLimits {
   /** Largest body accepted, bytes (413 above). */
   bodyLimitBytes: number;
-  /** Memory for bodies in flight, bytes (429 + Retry-After above). */
+  /** Memory for bodies in flight, bytes (a wait for room, then 429 + Retry-After above). */
   bodyBudgetBytes: number;
+  /** How long a verified delivery waits for room in that budget, ms (0: 429 at once). */
+  bodyBudgetWaitMs: number;
   /** Bytes read of an unsigned body, and kept of a body no verified token vouches for. */
   unsignedPrefixBytes: number;
   /** Unsigned deliveries in progress at once. */
@@ -54,6 +62,7 @@ export interface DeliveryLimits {
 export const DEFAULT_DELIVERY_LIMITS: Readonly<DeliveryLimits> = Object.freeze({
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
   bodyBudgetBytes: DEFAULT_BODY_BUDGET_BYTES,
+  bodyBudgetWaitMs: DEFAULT_BODY_BUDGET_WAIT_MS,
   unsignedPrefixBytes: DEFAULT_QUARANTINE_PREFIX_BYTES,
   maxUnverified: DEFAULT_MAX_UNVERIFIED,
   bodyDeadlineBaseMs: DEFAULT_BODY_DEADLINE_BASE_MS,

@@ -20,7 +20,7 @@ import type { OpenSpan, Telemetry } from '../telemetry/telemetry.js';
 import type { KeySetCache } from '../webhooks/key-set-cache.js';
 import { type BodyBudget, createBodyBudget } from './create-body-budget.js';
 import type { DeliveryStats } from './create-delivery-stats.js';
-import type { ReceiverMetrics } from './create-metrics.js';
+import { bodyBudgetReports, type ReceiverMetrics } from './create-metrics.js';
 import { createQuarantinePolicy } from './create-quarantine-policy.js';
 import { createUnsignedFetcher, type FinderFetch } from './create-unsigned-fetcher.js';
 import { type DeliveryAnswer, HINTED_REFUSALS, refusal, retryLater } from './delivery-answer.js';
@@ -95,7 +95,10 @@ export function createDeliveryHandler(deps: DeliveryHandlerDeps): DeliveryHandle
   const limits = resolveDeliveryLimits(deps.limits);
   const budget =
     deps.budget ??
-    createBodyBudget(limits.bodyBudgetBytes, () => metrics?.memoryRefusals.inc({ budget: 'bodies' }));
+    createBodyBudget(
+      limits.bodyBudgetBytes,
+      bodyBudgetReports(() => metrics),
+    );
   let unverified = 0;
   const quarantine = createQuarantinePolicy({
     store,

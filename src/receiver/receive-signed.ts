@@ -81,7 +81,7 @@ export async function readSignedBody(
 ): Promise<DeliveryAnswer> {
   const { budget, limits } = ctx;
   let held = declared ?? 0;
-  if (!budget.tryReserve(held)) return overBudget();
+  if (!(await budget.reserve(held, limits.bodyBudgetWaitMs))) return overBudget();
   try {
     const hash = createHash('sha256');
     let body: Buffer;
@@ -162,7 +162,7 @@ export async function completeSigned(
   });
 }
 
-/** 429 + Retry-After when the body does not fit the memory budget; none of it is read (issue 29). */
+/** 429 + Retry-After when the body does not fit the memory budget in time; none of it is read (issue 29). */
 function overBudget(): DeliveryAnswer {
   return {
     ...retryLater('BODY_BUDGET', 'too many body bytes in flight; retry later'),

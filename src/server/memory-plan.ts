@@ -21,7 +21,11 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import { AnswerBudget, type AnswerLimits, DEFAULT_ANSWER_BUDGET_BYTES } from '../client/answer-budget.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../client/read-capped-body.js';
-import { DEFAULT_BODY_BUDGET_BYTES } from '../receiver/create-body-budget.js';
+import {
+  DEFAULT_BODY_BUDGET_BYTES,
+  DEFAULT_MAX_WAITING,
+  WAITING_READ_AHEAD_BYTES,
+} from '../receiver/create-body-budget.js';
 import type { ReceiverMetrics } from '../receiver/create-metrics.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../receiver/read-body.js';
 import { DEFAULT_HELD_CHARS } from '../storage/job-store/job-store.js';
@@ -42,6 +46,8 @@ export const BODY_BYTE_COST = 5;
  * accepts come out of the same budget as the bodies they carry.
  */
 export const CONNECTION_SHARE_OF_BODIES = 0.25;
+/** What the deliveries waiting for room in the bodies budget may hold at most: one socket read each. */
+export const WAITING_BYTES = DEFAULT_MAX_WAITING * WAITING_READ_AHEAD_BYTES;
 /** Largest request header block accepted under a ceiling, bytes (a callback's headers take ~1.5 KB). */
 export const PLANNED_MAX_HEADER_BYTES = 8 * 1024;
 /** A connection's memory beside its header bytes: socket, parser, request objects; measured ~5 KB. */
@@ -103,9 +109,11 @@ export function planMemory(ceilingBytes: number | undefined): MemoryPlan {
     DEFAULT_BODY_BUDGET_BYTES,
     Math.floor((budgets.bodies - connectionBytes) / BODY_BYTE_COST),
   );
+  // Deliveries waiting for room in the bodies budget are connections that hold one socket read of their
+  // body each: the line's worst case comes out of the connections' share first.
   const maxConnections = Math.max(
     16,
-    Math.floor(connectionBytes / (CONNECTION_BASE_BYTES + PLANNED_MAX_HEADER_BYTES)),
+    Math.floor((connectionBytes - WAITING_BYTES) / (CONNECTION_BASE_BYTES + PLANNED_MAX_HEADER_BYTES)),
   );
   const workerHeapMb = STORE_WORKER_FLOOR_MB + (budgets.prepared_jobs + budgets.normalization_queue) / MIB;
   const answerBudgetBytes = plannedAnswerBudgetBytes(budgets);

@@ -10,7 +10,7 @@ import { createClient } from '../client/create-client.js';
 import { checkServeConfig, describeMissingAccount } from '../config/check-serve-config.js';
 import { createBodyBudget } from '../receiver/create-body-budget.js';
 import { createDeliveryStats, type DeliveryStats } from '../receiver/create-delivery-stats.js';
-import { createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
+import { bodyBudgetReports, createMetrics, type ReceiverMetrics } from '../receiver/create-metrics.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import { resolveDeliveryLimits } from '../receiver/delivery-limits.js';
 import type { JobStore } from '../storage/job-store/job-store.js';
@@ -100,8 +100,9 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     ...options.limits,
   };
   let metrics: ReceiverMetrics | undefined;
-  const budget = createBodyBudget(resolveDeliveryLimits(limits).bodyBudgetBytes, () =>
-    metrics?.memoryRefusals.inc({ budget: 'bodies' }),
+  const budget = createBodyBudget(
+    resolveDeliveryLimits(limits).bodyBudgetBytes,
+    bodyBudgetReports(() => metrics),
   );
 
   const parts = createPartStack();
@@ -120,6 +121,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
     metrics = createMetrics({
       keySetFetches: () => keys.stats(),
       bodyBytesInFlight: () => budget.inUse(),
+      bodyBudgetWaiting: () => budget.waiting(),
       quarantineCount: () => countQuarantine(db),
       normalizationBacklog: () => countQueued(db),
     });

@@ -49,7 +49,8 @@ function paddedEnvelope(bytes: number): { text: string; jobId: string } {
 
 describe('receiver boundaries', () => {
   it('answers 429 with Retry-After before reading a body when the memory budget is spent', async () => {
-    const { url, key } = await start({ limits: { bodyBudgetBytes: 1024 * 1024 } });
+    // No wait for room (HOOKSYNC_BODY_BUDGET_WAIT_MS=0): the answer is the 429 at once.
+    const { url, key } = await start({ limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 0 } });
     const first = paddedEnvelope(800 * 1024);
     const firstToken = await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId });
     const held = holdRequest(
@@ -80,6 +81,82 @@ describe('receiver boundaries', () => {
       await metric(url, /hooksync_deliveries_total\{outcome="overloaded",reason="BODY_BUDGET"\} (\d+)/),
     ).toBe(1);
     expect(await metric(url, /hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/)).toBe(1);
+  });
+
+  it('lets a delivery that finds the budget spent wait in line, and stores it once the body before it is', async () => {
+    const { url, key, running } = await start({
+      limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 600_000 },
+    });
+    const first = paddedEnvelope(800 * 1024);
+    const held = holdRequest(
+      portOf(url),
+      {
+        ...json,
+        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
+      },
+      Buffer.from(first.text),
+      1000,
+    );
+    await vi.waitFor(
+      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
+      { timeout: 30_000, interval: 20 },
+    );
+    const second = paddedEnvelope(300 * 1024);
+    const answered = deliver(
+      url,
+      second.text,
+      await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId }),
+    );
+    // In line, its body unread: nothing of it is stored while the first holds the room.
+    await vi.waitFor(async () => expect(await metric(url, /hooksync_body_budget_waiting (\d+)/)).toBe(1), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    expect(await getJob(running.database.db, second.jobId)).toBeUndefined();
+    held.finish();
+    expect(await held.answered).toBe(200);
+    held.destroy();
+    expect((await answered).status).toBe(200);
+    expect((await getJob(running.database.db, second.jobId))?.job_id).toBe(second.jobId);
+    expect(await metric(url, /hooksync_body_budget_wait_seconds_count\{outcome="admitted"\} (\d+)/)).toBe(1);
+    expect(await metric(url, /hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/)).toBe(0);
+    expect(await metric(url, /hooksync_body_budget_waiting (\d+)/)).toBe(0);
+  });
+
+  it('answers 429 to a delivery that waited in line as long as it may without room, and stores none of it', async () => {
+    const { url, key, running } = await start({
+      limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 50 },
+    });
+    const first = paddedEnvelope(800 * 1024);
+    const held = holdRequest(
+      portOf(url),
+      {
+        ...json,
+        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
+      },
+      Buffer.from(first.text),
+      1000,
+    );
+    await vi.waitFor(
+      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
+      { timeout: 30_000, interval: 20 },
+    );
+    // The first body holds the room until it is finished, below: the wait can only end without room.
+    const second = paddedEnvelope(300 * 1024);
+    const refused = await deliver(
+      url,
+      second.text,
+      await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId }),
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'BODY_BUDGET' });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await getJob(running.database.db, second.jobId)).toBeUndefined();
+    expect(await metric(url, /hooksync_body_budget_wait_seconds_count\{outcome="refused"\} (\d+)/)).toBe(1);
+    expect(await metric(url, /hooksync_memory_refusals_total\{budget="bodies"\} (\d+)/)).toBe(1);
+    held.finish();
+    expect(await held.answered).toBe(200);
+    held.destroy();
   });
 
   it('refuses a large body over the budget with a 429 the sender reads, and reads almost none of the body', async () => {
