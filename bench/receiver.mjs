@@ -16,6 +16,8 @@
  *                             as the variant hooksync-base in every round: the ratio new / reference, in
  *                             req/s and in server CPU per request, shows a regression of the hot path
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
+ *            --node-flags '…' node and V8 flags for every server process (e.g. '--trace-gc', '--trace-opt'),
+ *                             their output on stderr
  *            --sender retrying  the service's retrying sender (fetch; 429/500/502/504 and network errors
  *                             retried after 1, 2, 4, 8, 16 s) instead of autocannon (bench/receiver-load.mjs)
  *
@@ -154,6 +156,7 @@ const { values: flags } = parseArgs({
     'pg-url': { type: 'string' },
     'no-pg': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'node-flags': { type: 'string' },
     'base-dist': { type: 'string' },
     'memory-mb': { type: 'string', default: '256' },
     // autocannon (default), or the service's own behaviour: fetch, retries after 1, 2, 4, 8, 16 s.
@@ -332,6 +335,7 @@ async function runOne(name, timing) {
       '--import',
       THREAD_IDS_SCRIPT.href,
       ...(profile ? ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof']] : []),
+      ...(flags['node-flags'] ? flags['node-flags'].split(/\s+/) : []),
     ],
     env: { ...process.env, HOOKSYNC_BENCH_THREADS_FILE: threadsFile },
   });

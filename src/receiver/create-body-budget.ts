@@ -22,6 +22,11 @@ export interface BodyBudget {
   /** Takes `bytes` when they fit; false (nothing taken) when they would pass the budget. */
   tryReserve(bytes: number): boolean;
   /**
+   * Takes `bytes` when they fit and no delivery waits before them; false otherwise, nothing taken and no
+   * refusal counted (the caller then waits with {@link reserve}). The common case, without a promise.
+   */
+  admitNow(bytes: number): boolean;
+  /**
    * Takes `bytes` at once when they fit and no delivery waits before them; otherwise waits in line (first
    * come, first served, so a large body is not passed over forever) up to `waitMs` for room given back.
    * Resolves false, nothing taken, when the wait ends without room, when the line is full, or when `bytes`
@@ -69,6 +74,11 @@ export function createBodyBudget(
     onRefused?.();
     return false;
   };
+  const admitNow = (bytes: number) => {
+    if (line.length > 0 || !fits(bytes)) return false;
+    used += bytes;
+    return true;
+  };
   /** Lets in the waiting deliveries at the head of the line that fit now. */
   const admit = () => {
     while (line.length > 0 && fits(line[0]!.bytes)) {
@@ -84,11 +94,9 @@ export function createBodyBudget(
       used += bytes;
       return true;
     },
+    admitNow,
     reserve(bytes, waitMs) {
-      if (line.length === 0 && fits(bytes)) {
-        used += bytes;
-        return Promise.resolve(true);
-      }
+      if (admitNow(bytes)) return Promise.resolve(true);
       if (waitMs <= 0 || line.length >= maxWaiting || !(bytes >= 0 && bytes <= limitBytes)) {
         return Promise.resolve(refuse());
       }

@@ -81,7 +81,9 @@ export async function readSignedBody(
 ): Promise<DeliveryAnswer> {
   const { budget, limits } = ctx;
   let held = declared ?? 0;
-  if (!(await budget.reserve(held, limits.bodyBudgetWaitMs))) return overBudget();
+  if (!budget.admitNow(held) && !(await budget.reserve(held, limits.bodyBudgetWaitMs))) {
+    return overBudget();
+  }
   try {
     const hash = createHash('sha256');
     let body: Buffer;

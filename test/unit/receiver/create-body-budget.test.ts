@@ -123,6 +123,18 @@ describe('createBodyBudget', () => {
     expect(budget.inUse()).toBe(100);
   });
 
+  it('admits now only with room and no line, counting no refusal when it cannot', async () => {
+    const { budget, refused } = budgetOf(100);
+    expect(budget.admitNow(60)).toBe(true);
+    expect(budget.admitNow(60)).toBe(false);
+    void budget.reserve(60, 1000);
+    await settle();
+    // 30 fits, but a delivery waits before it.
+    expect(budget.admitNow(30)).toBe(false);
+    expect(budget.inUse()).toBe(60);
+    expect(refused).toEqual([]);
+  });
+
   it('grows an admitted body (tryReserve) without regard to the line', async () => {
     const { budget } = budgetOf(100);
     await budget.reserve(50, 1000);
