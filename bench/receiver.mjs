@@ -16,7 +16,7 @@
  *                             as the variant hooksync-base in every round: the ratio new / reference, in
  *                             req/s and in server CPU per request, shows a regression of the hot path
  *            --cpu-prof DIR   writes a V8 CPU profile of every hooksync server process into DIR
- *            --node-flags '…' node and V8 flags for every server process (e.g. '--trace-gc', '--trace-opt'),
+ *            --node-flags=…   node and V8 flags for every server process (e.g. --node-flags=--trace-gc),
  *                             their output on stderr
  *            --sender retrying  the service's retrying sender (fetch; 429/500/502/504 and network errors
  *                             retried after 1, 2, 4, 8, 16 s) instead of autocannon (bench/receiver-load.mjs)
