@@ -103,6 +103,10 @@ export function streamBody(
   options: StreamBodyOptions,
 ): Promise<{ body: Buffer; reservedBytes: number }> {
   const { limitBytes, hash } = options;
+  // A sender gone before its body is read (one that left while it waited for room in the budget): its
+  // 'aborted' came before any listener below, and nothing more will; without this the read would hold
+  // its reservation until the deadline.
+  if (request.destroyed) return Promise.reject(new BodyReadError('aborted', ABORTED_MESSAGE));
   const arrived = takeArrivedBody(request, options);
   if (arrived !== undefined) return arrived;
   return new Promise((resolve, reject) => {

@@ -92,6 +92,8 @@ export interface HeldRequest {
   /** Resolves with ms from the start until the server closed the connection. */
   readonly closed: Promise<number>;
   destroy(): void;
+  /** The client side's port once connected: tells the server's socket of this request among others. */
+  localPort(): number | undefined;
 }
 
 /** Starts a POST /webhooks on 127.0.0.1:`port` and sends only `sentBytes` of `body`. */
@@ -131,5 +133,6 @@ export function holdRequest(
     answered,
     closed,
     destroy: () => socket.destroy(),
+    localPort: () => socket.localPort,
   };
 }

@@ -123,6 +123,61 @@ describe('receiver boundaries', () => {
     expect(await metric(url, /hooksync_body_budget_waiting (\d+)/)).toBe(0);
   });
 
+  it('gives the room back at once when the sender of a delivery waiting in line has gone', async () => {
+    // Deadlines of ten minutes: a read that waited for the body of a sender gone would hold its room past the test.
+    const { url, key, running } = await start({
+      limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 600_000, bodyDeadlineBaseMs: 600_000 },
+    });
+    const sockets: Socket[] = [];
+    running.receiver.server.on('connection', (socket: Socket) => sockets.push(socket));
+    const first = paddedEnvelope(800 * 1024);
+    const held = holdRequest(
+      portOf(url),
+      {
+        ...json,
+        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
+      },
+      Buffer.from(first.text),
+      1000,
+    );
+    await vi.waitFor(
+      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
+      { timeout: 30_000, interval: 20 },
+    );
+    const second = paddedEnvelope(300 * 1024);
+    const leaving = holdRequest(
+      portOf(url),
+      {
+        ...json,
+        'x-webhook-signature': await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId }),
+      },
+      Buffer.from(second.text),
+      1000,
+    );
+    await vi.waitFor(async () => expect(await metric(url, /hooksync_body_budget_waiting (\d+)/)).toBe(1), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    // The sender goes while it waits, and the server has seen its connection close before room is given back.
+    const port = leaving.localPort();
+    leaving.destroy();
+    const serverSide = sockets.filter((socket) => socket.remotePort === port);
+    expect(serverSide).toHaveLength(1);
+    // (Not events.once: the server's socket reports the body cut short as an error before it closes.)
+    const closing = serverSide[0]!;
+    if (!closing.closed) await new Promise((resolve) => closing.once('close', resolve));
+    held.finish();
+    expect(await held.answered).toBe(200);
+    held.destroy();
+    // Let in, the delivery finds its sender gone and gives its room back: nothing is held in flight.
+    await vi.waitFor(async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBe(0), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    expect(await metric(url, /hooksync_body_budget_waiting (\d+)/)).toBe(0);
+    expect(await getJob(running.database.db, second.jobId)).toBeUndefined();
+  });
+
   it('answers 429 to a delivery that waited in line as long as it may without room, and stores none of it', async () => {
     const { url, key, running } = await start({
       limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 50 },
