@@ -17,8 +17,8 @@ import { recordExpectedJobs } from '../../src/storage/ledger/record-expected-job
 import { decodeQuarantineBody } from '../../src/storage/quarantine/quarantine-body.js';
 import { envelopeText } from '../helpers/envelope-texts.js';
 import { deliver, NOW_MS, NOW_S, type ReceiverHarness, startHarness } from '../helpers/receiver-harness.js';
-import { holdRequest } from '../helpers/reliability-flood.js';
-import { createSigningKey, signDelivery } from '../helpers/webhook-signer.js';
+import { type HeldRequest, holdRequest } from '../helpers/reliability-flood.js';
+import { createSigningKey, type SigningKey, signDelivery } from '../helpers/webhook-signer.js';
 
 let h: ReceiverHarness | undefined;
 let sim: Simulator | undefined;
@@ -47,26 +47,32 @@ function paddedEnvelope(bytes: number): { text: string; jobId: string } {
   return { text: text + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(text))), jobId };
 }
 
+/**
+ * An 800 KB page sent all but its last bytes, holding its declared length of a 1 MiB body budget from its
+ * first byte on, until `finish()`; resolves once the receiver shows it in flight.
+ */
+async function holdRoom(url: string, key: SigningKey): Promise<HeldRequest> {
+  const first = paddedEnvelope(800 * 1024);
+  const token = await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId });
+  const held = holdRequest(
+    portOf(url),
+    { ...json, 'x-webhook-signature': token },
+    Buffer.from(first.text),
+    1000,
+  );
+  await vi.waitFor(
+    async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
+    { timeout: 30_000, interval: 20 },
+  );
+  return held;
+}
+
 describe('receiver boundaries', () => {
   it('answers 429 with Retry-After before reading a body when the memory budget is spent', async () => {
     // No wait for room (HOOKSYNC_BODY_BUDGET_WAIT_MS=0): the answer is the 429 at once.
     const { url, key } = await start({ limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 0 } });
-    const first = paddedEnvelope(800 * 1024);
-    const firstToken = await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId });
-    const held = holdRequest(
-      portOf(url),
-      { ...json, 'x-webhook-signature': firstToken },
-      Buffer.from(first.text),
-      1000,
-    );
     // The first body holds its declared length of the budget from its first byte on.
-    await vi.waitFor(
-      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
-      {
-        timeout: 30_000,
-        interval: 20,
-      },
-    );
+    const held = await holdRoom(url, key);
     const second = paddedEnvelope(300 * 1024);
     const secondToken = await signDelivery(second.text, { key, iat: NOW_S, jobId: second.jobId });
     const refused = await deliver(url, second.text, secondToken);
@@ -87,20 +93,7 @@ describe('receiver boundaries', () => {
     const { url, key, running } = await start({
       limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 600_000 },
     });
-    const first = paddedEnvelope(800 * 1024);
-    const held = holdRequest(
-      portOf(url),
-      {
-        ...json,
-        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
-      },
-      Buffer.from(first.text),
-      1000,
-    );
-    await vi.waitFor(
-      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
-      { timeout: 30_000, interval: 20 },
-    );
+    const held = await holdRoom(url, key);
     const second = paddedEnvelope(300 * 1024);
     const answered = deliver(
       url,
@@ -130,20 +123,7 @@ describe('receiver boundaries', () => {
     });
     const sockets: Socket[] = [];
     running.receiver.server.on('connection', (socket: Socket) => sockets.push(socket));
-    const first = paddedEnvelope(800 * 1024);
-    const held = holdRequest(
-      portOf(url),
-      {
-        ...json,
-        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
-      },
-      Buffer.from(first.text),
-      1000,
-    );
-    await vi.waitFor(
-      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
-      { timeout: 30_000, interval: 20 },
-    );
+    const held = await holdRoom(url, key);
     const second = paddedEnvelope(300 * 1024);
     const leaving = holdRequest(
       portOf(url),
@@ -182,20 +162,7 @@ describe('receiver boundaries', () => {
     const { url, key, running } = await start({
       limits: { bodyBudgetBytes: 1024 * 1024, bodyBudgetWaitMs: 50 },
     });
-    const first = paddedEnvelope(800 * 1024);
-    const held = holdRequest(
-      portOf(url),
-      {
-        ...json,
-        'x-webhook-signature': await signDelivery(first.text, { key, iat: NOW_S, jobId: first.jobId }),
-      },
-      Buffer.from(first.text),
-      1000,
-    );
-    await vi.waitFor(
-      async () => expect(await metric(url, /hooksync_body_bytes_in_flight (\d+)/)).toBeGreaterThan(0),
-      { timeout: 30_000, interval: 20 },
-    );
+    const held = await holdRoom(url, key);
     // The first body holds the room until it is finished, below: the wait can only end without room.
     const second = paddedEnvelope(300 * 1024);
     const refused = await deliver(
